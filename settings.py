@@ -1,0 +1,59 @@
+"""The bot's settings: one typed object read from the environment and `.env`."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE_PATH = "data/kingdomino.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: int
+
+    def __repr__(self) -> str:  # never show the token
+        return (
+            f"Settings(token=<{'set' if self.token else 'unset'}>, database_path={self.database_path!s}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)})"
+        )
+
+    __str__ = __repr__
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, *, dotenv_path: str | Path | None = ".env") -> Settings:
+        """Read the settings from `env` (default: the process environment, after loading `.env`)."""
+        if env is None:
+            if dotenv_path is not None:
+                load_dotenv(dotenv_path, override=False)
+            env = dict(os.environ)
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and set DISCORD_TOKEN to your bot's token "
+                "(Discord Developer Portal > your application > Bot > Reset Token)."
+            )
+        guild_raw = env.get("DEV_GUILD_ID", "").strip()
+        if guild_raw and not guild_raw.isdigit():
+            raise SettingsError(f"DEV_GUILD_ID must be a numeric guild id or empty, not {guild_raw!r}.")
+        level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level_name not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level_name!r}.")
+        return cls(
+            token=token,
+            database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            dev_guild_id=int(guild_raw) if guild_raw else None,
+            log_level=getattr(logging, level_name),
+        )

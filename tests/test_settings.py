@@ -1,0 +1,42 @@
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from settings import DEFAULT_DATABASE_PATH, Settings, SettingsError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_missing_token_says_what_to_do():
+    with pytest.raises(SettingsError, match=r"copy \.env\.example to \.env and set DISCORD_TOKEN"):
+        Settings.from_env({})
+
+
+def test_defaults_and_parsing():
+    s = Settings.from_env({"DISCORD_TOKEN": "abc.def", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
+    assert s.database_path == Path(DEFAULT_DATABASE_PATH)
+    assert s.dev_guild_id == 123
+    assert s.log_level == logging.DEBUG
+    assert "abc.def" not in repr(s) and "abc.def" not in str(s)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"), ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL")],
+)
+def test_malformed_settings_are_refused(env, message):
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_env({"DISCORD_TOKEN": "x", **env})
+
+
+def test_run_command_without_token_exits_with_guidance(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode != 0
+    assert "copy .env.example to .env and set DISCORD_TOKEN" in result.stderr
+    assert result.stdout == ""
