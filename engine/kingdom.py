@@ -126,7 +126,7 @@ class Kingdom:
         if not (0 <= row < self.n and 0 <= col < self.n):
             return None
         t = self.terr[row * self.n + col]
-        if t == EMPTY or t == CASTLE:
+        if t in (EMPTY, CASTLE):
             return None
         return Square(TERRAINS[t], self.crowns[row * self.n + col])
 
@@ -190,7 +190,7 @@ class Kingdom:
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < n and 0 <= cc < n:
                     t = terr[rr * n + cc]
-                    if t == CASTLE or t == want:
+                    if t in (CASTLE, want):
                         return None
         return "That spot is not connected to the castle or to a square of the same terrain."
 
@@ -256,7 +256,7 @@ class Kingdom:
         n = self.n
         terr = self.terr
         want = terr[row * n + col]
-        if want == EMPTY or want == CASTLE:
+        if want in (EMPTY, CASTLE):
             return 0
         seen = {row * n + col}
         stack = [row * n + col]
@@ -281,7 +281,7 @@ class Kingdom:
             for c0 in range(left, right + 1):
                 i0 = r0 * n + c0
                 t = terr[i0]
-                if seen[i0] or t == EMPTY or t == CASTLE:
+                if seen[i0] or t in (EMPTY, CASTLE):
                     continue
                 seen[i0] = True
                 stack = [i0]
