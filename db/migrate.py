@@ -1,0 +1,120 @@
+"""The SQLite schema: numbered migration files in `db/migrations/`, applied in order, one transaction each.
+
+A migration is `NNNN_name.sql` (NNNN counts from 0001 without gaps) and is never edited once released: change the
+schema by adding the next file. The table `schema_version` records every migration applied to a database.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+from db.errors import SchemaTooNew
+
+_FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL,
+    applied_at  INTEGER NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def statements(self) -> list[str]:
+        return split_statements(self.sql)
+
+
+def load_migrations() -> tuple[Migration, ...]:
+    """The migrations shipped with the package, in order. A gap or a duplicate number is a packaging bug."""
+    found: dict[int, Migration] = {}
+    for entry in (resources.files("db") / "migrations").iterdir():
+        match = _FILE_NAME.match(entry.name)
+        if match is None:
+            continue
+        version = int(match.group(1))
+        if version in found:
+            raise RuntimeError(f"two migrations are numbered {version:04d}: {found[version].name} and {entry.name}")
+        found[version] = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
+    expected = list(range(1, len(found) + 1))
+    if sorted(found) != expected:
+        raise RuntimeError(f"migrations must be numbered 0001 to {len(found):04d} without gaps, found {sorted(found)}")
+    return tuple(found[v] for v in expected)
+
+
+MIGRATIONS = load_migrations()
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a SQL script into single statements; semicolons inside strings, comments and triggers are respected."""
+    statements: list[str] = []
+    buffer = ""
+    *pieces, tail = script.split(";")
+    for piece in pieces:
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    rest = buffer + tail
+    if _strip_comments(rest).strip():
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {rest.strip()[:80]!r}")
+    return [s for s in statements if _strip_comments(s).strip(" \n\t;")]
+
+
+def _strip_comments(sql: str) -> str:
+    return re.sub(r"--[^\n]*", "", sql)
+
+
+async def _current_version(conn: aiosqlite.Connection) -> int:
+    rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    return int(next(iter(rows))[0])
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    *,
+    location: str,
+    target: int | None = None,
+    clock_ms: Callable[[], int],
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+) -> int:
+    """Bring the database behind `conn` (in autocommit mode) up to `target` (default: the newest) and return its
+    version. Each migration commits on its own, so a failure leaves the database at the last complete version.
+    Raises `SchemaTooNew` when the database is newer than this code. Safe when several processes start at once."""
+    latest = migrations[-1].version if migrations else 0
+    target = latest if target is None else target
+    await conn.execute(VERSION_TABLE)
+    while True:
+        await conn.execute("BEGIN IMMEDIATE")  # the version is read and raised under the write lock
+        try:
+            current = await _current_version(conn)
+            if current > latest:
+                raise SchemaTooNew(location, current, latest)
+            if current >= target:
+                await conn.execute("COMMIT")
+                return current
+            migration = migrations[current]
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, clock_ms()),
+            )
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.rollback()
+            raise
