@@ -1,0 +1,114 @@
+"""End-to-end fixtures: a fake Discord, the real bot running against it, restarts, and failure transcripts.
+
+    fake            the running FakeDiscord (tests/fakediscord): people, channels, messages, drivers
+    bot_settings    the Settings each bot process gets (token, a temporary database, no dev guild)
+    bot_factory     THE hook that builds one bot process; override it to give the bot its store and cogs
+    bot_extensions  test-only extensions loaded into each bot after its setup_hook (default: none)
+    harness         the BotRunner: `harness.bot`, `await harness.restart()`, `harness.take_logged_errors()`
+    bot             the first bot process (after a restart use `harness.bot`)
+
+At teardown a test fails if the bot did something Discord would reject, hit an endpoint the fake does not
+handle, or logged an error; take them (`fake.take_violations()`, `fake.take_unhandled()`,
+`harness.take_logged_errors()`) in tests that provoke them on purpose. A failing test's report ends with the
+transcript of everything said and clicked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Generator
+from pathlib import Path
+
+import pytest
+from discord.ext import commands
+
+from bot import KingdominoBot
+from settings import Settings
+from tests.fakediscord import BotFactory, BotRunner, FakeDiscord
+
+FAKE_TOKEN = "fake-token"
+GUILD_READY_TIMEOUT = 0.01  # discord.py waits this long after the last GUILD_CREATE (default 2 s)
+
+_FAKE = pytest.StashKey[FakeDiscord]()
+_RUNNER = pytest.StashKey[BotRunner]()
+_TRANSCRIPT_SHOWN = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport]:
+    """Append the fake Discord transcript to the report of a failed test (once: call or teardown)."""
+    report = yield
+    fake = item.stash.get(_FAKE, None)
+    if fake is not None and report.failed and not item.stash.get(_TRANSCRIPT_SHOWN, False):
+        item.stash[_TRANSCRIPT_SHOWN] = True
+        report.sections.append(("fake Discord transcript", fake.transcript() or "(nothing was said)"))
+    return report
+
+
+@pytest.fixture
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord(token=FAKE_TOKEN)
+    await server.start()
+    request.node.stash[_FAKE] = server
+    try:
+        yield server
+    finally:
+        await server.stop()
+    # One report for everything that went wrong (the bot has stopped by now: `harness` depends on `fake`).
+    problems = server.problems()
+    runner = request.node.stash.get(_RUNNER, None)
+    if runner is not None:
+        problems += [f"the bot logged an error: {e}" for e in runner.logged_errors]
+    if problems:
+        raise AssertionError("end-to-end problems:\n  - " + "\n  - ".join(problems))
+
+
+@pytest.fixture
+def bot_settings(tmp_path: Path) -> Settings:
+    return Settings(
+        token=FAKE_TOKEN,
+        database_path=tmp_path / "test.sqlite3",
+        dev_guild_id=None,
+        log_level=logging.INFO,
+    )
+
+
+@pytest.fixture
+def bot_factory(bot_settings: Settings) -> BotFactory:
+    """How each bot process is built: the one place to give the bot its real store and cogs.
+
+    The factory gets an AsyncExitStack whose clean-ups run after that bot closes (before a restart builds the
+    next one), e.g. `store = await stack.enter_async_context(open_store(bot_settings.database_path))`.
+    """
+
+    def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
+        return KingdominoBot(bot_settings, store=None, guild_ready_timeout=GUILD_READY_TIMEOUT)
+
+    return build
+
+
+@pytest.fixture
+def bot_extensions() -> list[str]:
+    """Test-only extensions loaded after `setup_hook` (override in a test module)."""
+    return []
+
+
+@pytest.fixture
+async def harness(
+    request: pytest.FixtureRequest, fake: FakeDiscord, bot_factory: BotFactory, bot_extensions: list[str]
+) -> AsyncIterator[BotRunner]:
+    # The runner syncs the command tree once the bot is set up, as `bot.py --sync` did before the bot's first run.
+    runner = BotRunner(fake, bot_factory, token=FAKE_TOKEN, extensions=bot_extensions, sync_commands=True)
+    request.node.stash[_RUNNER] = runner  # its logged errors are reported with the fake's problems
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()
+
+
+@pytest.fixture
+def bot(harness: BotRunner) -> commands.Bot:
+    assert harness.bot is not None
+    return harness.bot
