@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
@@ -13,38 +14,74 @@ from settings import Settings, SettingsError
 
 log = logging.getLogger("kingdomino")
 
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.admin")
 
 
 class KingdominoBot(commands.Bot):
-    """The bot. It receives its settings and its game store; `setup_hook` loads the cogs."""
+    """The bot. It receives its settings and its game store; `setup_hook` loads the cogs and the buttons that must
+    keep working across restarts. Commands are synced only on demand (`/admin sync` or `--sync`)."""
 
-    def __init__(self, settings: Settings, store: object | None = None, **options: object) -> None:
+    def __init__(self, settings: Settings, store, *, sync: str | None = None, **options) -> None:
         intents = discord.Intents.default()  # no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store
+        self.sync_on_start = sync
+        self.service = None
 
     async def setup_hook(self) -> None:
+        from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
+        from cogs.service import GameService
+        from cogs.views import DYNAMIC_ITEMS
+
+        self.service = GameService(self, self.store)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, RematchButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.sync_on_start == "global":
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally", len(synced))
+        elif self.sync_on_start == "guild":
+            guild = discord.Object(id=self.settings.dev_guild_id)  # checked in main()
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), guild.id)
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
 
-async def _main(settings: Settings) -> None:
-    async with KingdominoBot(settings) as bot:
-        await bot.start(settings.token)
+async def _main(settings: Settings, sync: str | None) -> None:
+    from db import open_store
+
+    store = await open_store(settings.database_path)
+    try:
+        async with KingdominoBot(settings, store, sync=sync) as bot:
+            await bot.start(settings.token)
+    finally:
+        await store.close()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the Kingdomino bot.")
+    parser.add_argument(
+        "--sync",
+        choices=("guild", "global"),
+        help="publish the slash commands once at start: to DEV_GUILD_ID (instant) or globally (up to an hour)",
+    )
+    args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.sync == "guild" and settings.dev_guild_id is None:
+        print("error: --sync guild needs DEV_GUILD_ID in .env (or use --sync global).", file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=settings.log_level, root=True)
     logging.getLogger("discord.http").setLevel(logging.WARNING)
     try:
-        asyncio.run(_main(settings))
+        asyncio.run(_main(settings, args.sync))
     except discord.LoginFailure:
         log.error("Discord refused the token in DISCORD_TOKEN: reset it in the Developer Portal and update .env.")
         return 1

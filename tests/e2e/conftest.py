@@ -24,6 +24,7 @@ import pytest
 from discord.ext import commands
 
 from bot import KingdominoBot
+from db import open_store
 from settings import Settings
 from tests.fakediscord import BotFactory, BotRunner, FakeDiscord
 
@@ -82,8 +83,10 @@ def bot_factory(bot_settings: Settings) -> BotFactory:
     next one), e.g. `store = await stack.enter_async_context(open_store(bot_settings.database_path))`.
     """
 
-    def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
-        return KingdominoBot(bot_settings, store=None, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    async def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
+        store = await open_store(bot_settings.database_path)
+        stack.push_async_callback(store.close)
+        return KingdominoBot(bot_settings, store, guild_ready_timeout=GUILD_READY_TIMEOUT)
 
     return build
 

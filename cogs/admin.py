@@ -1,0 +1,72 @@
+"""Owner tools: command sync on demand (never on every start), and the timer loop for reminders and deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .views import guarded
+
+log = logging.getLogger(__name__)
+TIMER_PERIOD_SECONDS = 60.0
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(name="admin", description="Bot owner tools")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._timer_task: asyncio.Task | None = None
+
+    async def cog_load(self) -> None:
+        self._timer_task = asyncio.create_task(self._timer_loop(), name="kingdomino-timers")
+
+    async def cog_unload(self) -> None:
+        if self._timer_task:
+            self._timer_task.cancel()
+
+    async def _timer_loop(self) -> None:
+        await self.bot.wait_until_ready()
+        while not self.bot.is_closed():
+            try:
+                await self.bot.service.run_due()  # type: ignore[attr-defined]
+            except Exception:
+                log.exception("Timer loop failed; trying again next period")
+            await asyncio.sleep(TIMER_PERIOD_SECONDS)
+
+    @admin.command(name="sync", description="Publish the slash commands (bot owner only)")
+    @app_commands.describe(
+        scope="guild: this server now (or DEV_GUILD_ID); global: every server (may take up to an hour)"
+    )
+    @app_commands.choices(
+        scope=[app_commands.Choice(name="guild", value="guild"), app_commands.Choice(name="global", value="global")]
+    )
+    async def sync(self, interaction: discord.Interaction, scope: app_commands.Choice[str]) -> None:
+        async def work():
+            if not await self.bot.is_owner(interaction.user):
+                await interaction.response.send_message("Only the bot's owner can sync commands.", ephemeral=True)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if scope.value == "global":
+                synced = await self.bot.tree.sync()
+                where = "globally"
+            else:
+                guild_id = self.bot.settings.dev_guild_id or interaction.guild_id  # type: ignore[attr-defined]
+                if guild_id is None:
+                    await interaction.followup.send("Use this in a server, or set DEV_GUILD_ID.", ephemeral=True)
+                    return
+                guild = discord.Object(id=guild_id)
+                self.bot.tree.copy_global_to(guild=guild)
+                synced = await self.bot.tree.sync(guild=guild)
+                where = f"to guild {guild_id}"
+            await interaction.followup.send(f"Synced {len(synced)} commands {where}.", ephemeral=True)
+
+        await guarded(interaction, work())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AdminCog(bot))

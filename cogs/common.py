@@ -1,0 +1,143 @@
+"""Words and small helpers the cogs share: names, what a player must do, scores in text, errors for players."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+
+from db.models import Seat
+from engine import Decision, Event, Game, building, cell_name, domino
+from engine.components import TERRAIN_LETTER
+
+log = logging.getLogger(__name__)
+
+GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
+TERRAIN_SYMBOL = {t: letter for t, letter in TERRAIN_LETTER.items()}
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+NEEDED_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+}
+
+
+class UserError(Exception):
+    """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed."""
+
+
+def domino_words(domino_id: str, *, with_box: bool = False) -> str:
+    """`23 (W1 F0)`: the number and both squares; the box letter first in Royal Wedding."""
+    d = domino(domino_id)
+    number = d.id if with_box else str(d.number)
+    return f"{number} ({d.squares[0].text} {d.squares[1].text})"
+
+
+def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
+    for seat in seats:
+        if seat.player_id == player_id:
+            return seat.display_name
+    return player_id
+
+
+def mention(seats, player_id: str) -> str:
+    for seat in seats:
+        if seat.player_id == player_id:
+            return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{seat.display_name}** (computer)"
+    return player_id
+
+
+def kingdom_name(game: Game, seats, index: int) -> str:
+    return " & ".join(seat_name(seats, p) for p in game.kingdoms[index].players)
+
+
+def with_names(text: str, seats) -> str:
+    """Replace engine player ids in an engine sentence by the players' names."""
+    ids = sorted((s.player_id for s in seats), key=len, reverse=True)
+    if not ids:
+        return text
+    pattern = re.compile("|".join(re.escape(i) for i in ids))
+    names = {s.player_id: f"**{s.display_name}**" for s in seats}
+    return pattern.sub(lambda m: names[m.group(0)], text)
+
+
+def decision_words(game: Game, d: Decision) -> str:
+    """What the player to act must do, in words."""
+    rw = game.config.game == "royal-wedding"
+    if d.kind == "first_claim":
+        return "choose a domino of the first line for your king"
+    if d.kind == "place":
+        return f"place domino {domino_words(d.domino, with_box=rw)}"  # type: ignore[arg-type]
+    if d.kind == "tax":
+        return "send knights to collect tax, or skip"
+    if d.kind == "build":
+        return "build a building, or skip"
+    if d.kind == "dragon":
+        return "bribe the dragon to burn a building, or skip"
+    return "choose a domino of the next line"
+
+
+def score_line(game: Game, seats) -> str:
+    totals = game.match_totals() if "dynasty" in game.config.variants else [s.total for s in game.scores()]
+    parts = [f"{kingdom_name(game, seats, i)} {t}" for i, t in enumerate(totals)]
+    label = "Dynasty totals" if "dynasty" in game.config.variants else "Scores"
+    return f"{label}: " + " · ".join(parts)
+
+
+def economy_line(game: Game, seats) -> str:
+    """Coins, knights and towers per kingdom (Queendomino rules), in text."""
+    if not game.queendomino_rules:
+        return ""
+    parts = []
+    for i, k in enumerate(game.kingdoms):
+        queen = " 👑queen" if game.queen == i else ""
+        parts.append(
+            f"{kingdom_name(game, seats, i)}: {k.coins} coins, {k.knights_reserve} knights in reserve, "
+            f"{k.towers} towers{queen}"
+        )
+    return "\n".join(parts)
+
+
+def breakdown_text(game: Game, seats) -> str:
+    """Every part of every kingdom's score, one line each."""
+    lines = []
+    for i, s in enumerate(game.scores()):
+        parts = [f"{name.replace('_', ' ')} {value}" for name, value in s.parts().items() if value]
+        detail = ", ".join(parts) if parts else "nothing yet"
+        lines.append(f"**{kingdom_name(game, seats, i)}**: {s.total} ({detail})")
+    if game.deal_totals:
+        for i in range(len(game.kingdoms)):
+            games = " + ".join(str(t[i]) for t in game.deal_totals)
+            lines.append(f"{kingdom_name(game, seats, i)}, Dynasty games so far: {games}")
+    return "\n".join(lines)
+
+
+def event_lines(events: list[Event], seats) -> list[str]:
+    return [with_names(e.text, seats) for e in events if e.kind not in ("skipped",)]
+
+
+def building_words(building_id: str) -> str:
+    b = building(building_id)
+    return f"{b.name} ({b.effect_text()})"
+
+
+def cells_words(cells) -> str:
+    return " and ".join(cell_name(r, c) for r, c in cells)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def strip_controls(client: discord.Client, channel_id: int, message_id: int | None) -> None:
+    """Take the buttons off an earlier message (the table of a past turn, a closed lobby). A deleted or
+    uneditable message is left as it is."""
+    if message_id is None:
+        return
+    channel = client.get_partial_messageable(channel_id)
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException:
+        log.debug("Could not take the controls off message %s", message_id)

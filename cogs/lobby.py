@@ -1,0 +1,428 @@
+"""The lobby: create a game in this channel with its options, join and leave, computer seats, start, cancel,
+rematch. One active game per channel (the database enforces it too)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from db.errors import ActiveGameExists, SeatConflict, StaleVersion, WrongStatus
+from db.models import GameRecord, GameStatus, Seat
+from engine import GameConfig
+from engine.config import PLAYER_RANGE
+from render import PLAYER_COLOURS
+
+from .common import ALLOWED_MENTIONS, GAME_NAMES, NEEDED_PERMISSIONS, UserError, strip_controls
+from .service import STALE
+from .views import guarded, service_of
+
+LEVELS = ("easy", "medium", "hard")
+VARIANT_OPTIONS = {
+    "dynasty": "Dynasty: three games, the highest sum wins",
+    "middle-kingdom": "Middle Kingdom: +10 for a centred castle",
+    "harmony": "Harmony: +5 for no discarded domino",
+    "mighty-duel": "Mighty Duel: 2 players, 7x7, all dominoes",
+    "three-player-four-dominoes": "3 players with lines of 4 (BGA)",
+}
+
+
+def hex_colour(index: int) -> str:
+    r, g, b = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def next_colour(seats) -> str:
+    used = {s.colour for s in seats}
+    for i in range(len(PLAYER_COLOURS)):
+        if hex_colour(i) not in used:
+            return hex_colour(i)
+    return hex_colour(len(seats))
+
+
+def lobby_text(rec: GameRecord) -> str:
+    opts = rec.config
+    size = opts.get("seats", PLAYER_RANGE[rec.kind][1])
+    variants = [VARIANT_OPTIONS[v] for v in opts.get("variants", ())]
+    lines = [f"**{GAME_NAMES[rec.kind]}** — new table by <@{rec.host_user_id}> ({len(rec.seats)}/{size} seats taken)"]
+    if opts.get("teams"):
+        lines.append("Teams of two: seats 1+2, 3+4, 5+6, 7+8 share a kingdom.")
+    if variants:
+        lines.append("Variants: " + "; ".join(variants))
+    timers = []
+    if rec.reminder_hours:
+        timers.append(f"reminder after {rec.reminder_hours:g} h")
+    if rec.deadline_hours:
+        timers.append(f"after {rec.deadline_hours:g} h the computer plays for an absent player")
+    if timers:
+        lines.append("Turns: " + ", ".join(timers) + ".")
+    for i, s in enumerate(rec.seats, 1):
+        who = f"{s.display_name} (computer, {s.cpu_level})" if s.is_computer else f"<@{s.user_id}>"
+        lines.append(f"{i}. {who}")
+    if rec.status == GameStatus.LOBBY:
+        lines.append("Click **Join** to take a seat; the host starts the game.")
+    elif rec.status == GameStatus.CANCELLED:
+        lines.append("This table was cancelled.")
+    else:
+        lines.append("The game has started: see the table below.")
+    return "\n".join(lines)
+
+
+def lobby_view(rec: GameRecord) -> discord.ui.View | None:
+    if rec.status != GameStatus.LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    for op, label, style in (
+        ("join", "Join", discord.ButtonStyle.primary),
+        ("leave", "Leave", discord.ButtonStyle.secondary),
+        ("start", "Start", discord.ButtonStyle.success),
+        ("cancel", "Cancel", discord.ButtonStyle.danger),
+    ):
+        view.add_item(LobbyButton(rec.id, op, label=label, style=style))
+    view.add_item(ComputerSelect(rec.id))
+    return view
+
+
+async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord) -> None:
+    """Show the lobby's new state on its message."""
+    channel = interaction.client.get_partial_messageable(rec.channel_id)
+    if rec.table_message_id is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await channel.get_partial_message(rec.table_message_id).edit(
+            content=lobby_text(rec), view=lobby_view(rec), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    perms = interaction.app_permissions
+    missing = [name for attr, name in NEEDED_PERMISSIONS.items() if not getattr(perms, attr)]
+    if isinstance(interaction.channel, discord.Thread) and not perms.send_messages_in_threads:
+        missing.append("Send Messages in Threads")
+    return missing
+
+
+def may_manage(interaction: discord.Interaction, rec: GameRecord) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return interaction.user.id == rec.host_user_id or bool(perms and perms.manage_channels)
+
+
+async def open_lobby(
+    interaction: discord.Interaction,
+    *,
+    kind: str,
+    options: dict,
+    seats: list[Seat],
+    reminder_hours: float | None,
+    deadline_hours: float | None,
+    note: str = "",
+) -> GameRecord:
+    """Create the lobby row and post its message (the interaction is deferred)."""
+    service = service_of(interaction)
+    missing = missing_permissions(interaction)
+    if missing:
+        raise UserError(f"I am missing permissions in this channel: {', '.join(missing)}. Ask an admin to grant them.")
+    try:
+        rec = await service.store.create_game(
+            channel_id=interaction.channel_id,
+            guild_id=interaction.guild_id,
+            host_user_id=interaction.user.id,
+            kind=kind,
+            config=options,
+            seats=seats,
+            reminder_hours=reminder_hours,
+            deadline_hours=deadline_hours,
+        )
+    except ActiveGameExists as error:
+        link = ""
+        existing = await service.store.get_active_game(interaction.channel_id)
+        if existing and existing.table_message_id and interaction.guild_id:
+            link = f" (https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{existing.table_message_id})"
+        raise UserError(
+            f"This channel already has a game (#{error.existing_game_id}, {error.existing_status}){link}. "
+            "Finish or cancel it first, or start a thread for another game."
+        ) from None
+    message = await interaction.followup.send(
+        (note + "\n" if note else "") + lobby_text(rec),
+        view=lobby_view(rec),
+        wait=True,
+        allowed_mentions=ALLOWED_MENTIONS,
+    )
+    await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
+    return await service.get(rec.id)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
+    def __init__(self, gid: int, op: str, *, label: str = "", style=discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or op.title(), style=style, custom_id=f"kd:lobby:{gid}:{op}"))
+        self.gid, self.op = gid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lobby_action(interaction, self.gid, self.op))
+
+
+class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
+    def __init__(self, gid: int) -> None:
+        options = [discord.SelectOption(label=f"Add a computer player ({level})", value=level) for level in LEVELS] + [
+            discord.SelectOption(label="Remove a computer player", value="remove")
+        ]
+        super().__init__(
+            discord.ui.Select(custom_id=f"kd:cpu:{gid}", options=options, placeholder="Computer players (host only)")
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or ["easy"]
+        await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
+
+
+async def lobby_action(interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:
+    service = service_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    rec = await service.get(gid)
+    async with service.lock(rec.channel_id):
+        rec = await service.get(gid)
+        if op == "cancel":
+            if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
+                raise UserError("This game is already over.")
+            if not may_manage(interaction, rec):
+                raise UserError("Only the host or a member with Manage Channels can cancel this game.")
+            await service.store.cancel_game(rec.id)
+            rec = await service.get(gid)
+            await interaction.followup.send("The game is cancelled.", ephemeral=True)
+            channel = interaction.client.get_partial_messageable(rec.channel_id)
+            await channel.send(
+                f"❌ {GAME_NAMES[rec.kind]} game #{rec.id} was cancelled by <@{interaction.user.id}>.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
+            return
+        if rec.status != GameStatus.LOBBY:
+            raise UserError("This lobby is closed: the game has started or ended.")
+        size = int(rec.config.get("seats", PLAYER_RANGE[rec.kind][1]))
+        player = str(interaction.user.id)
+        try:
+            if op == "join":
+                if rec.seat_of(player):
+                    raise UserError("You already have a seat at this table.")
+                if len(rec.seats) >= size:
+                    raise UserError(f"The table is full ({size} seats).")
+                name = getattr(interaction.user, "display_name", interaction.user.name)
+                rec = await service.store.join_game(
+                    rec.id, rec.version, Seat.human(interaction.user.id, name, next_colour(rec.seats))
+                )
+                text = "You joined the table."
+            elif op == "leave":
+                if not rec.seat_of(player):
+                    raise UserError("You have no seat at this table.")
+                rec = await service.store.leave_game(rec.id, rec.version, player)
+                text = "You left the table."
+            elif op == "cpu":
+                if interaction.user.id != rec.host_user_id:
+                    raise UserError("Only the host adds or removes computer players.")
+                seats = list(rec.seats)
+                if level == "remove":
+                    cpus = [s for s in seats if s.is_computer]
+                    if not cpus:
+                        raise UserError("There is no computer player to remove.")
+                    seats.remove(cpus[-1])
+                    text = f"{cpus[-1].display_name} left the table."
+                else:
+                    if len(seats) >= size:
+                        raise UserError(f"The table is full ({size} seats).")
+                    number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
+                    seat = Seat.computer(number, level or "easy", f"Bot {number} ({level})", next_colour(seats))
+                    seats.append(seat)
+                    text = f"{seat.display_name} joined the table."
+                rec = await service.store.set_seats(rec.id, rec.version, seats)
+            elif op == "start":
+                if interaction.user.id != rec.host_user_id:
+                    raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
+                await refresh_lobby_started(interaction, rec)
+                await service.start(rec)
+                await interaction.followup.send("The game has started.", ephemeral=True)
+                return
+            else:
+                raise UserError(f"Unknown lobby action {op!r}.")
+        except (StaleVersion, SeatConflict, WrongStatus):
+            raise UserError(STALE) from None
+    await refresh_lobby(interaction, rec)
+    await interaction.followup.send(text, ephemeral=True)
+
+
+async def refresh_lobby_started(interaction: discord.Interaction, rec: GameRecord) -> None:
+    """Check that the table can start (clear message if not) and take the lobby's controls off."""
+    players = tuple(s.player_id for s in rec.seats)
+    teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
+    try:
+        GameConfig(rec.kind, players, frozenset(rec.config.get("variants", ())), teams)
+    except ValueError as error:
+        raise UserError(f"This table cannot start yet: {error}") from None
+    await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
+    def __init__(self, gid: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"kd:rematch:{gid}"
+            )
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer(thinking=True)
+            old = await service_of(interaction).get(self.gid)
+            if old.seat_of(str(interaction.user.id)) is None:
+                raise UserError(
+                    "Only the players of that game can ask for a rematch: start a new one with `/game new`."
+                )
+            options = {
+                "seats": len(old.seats),
+                "variants": list(old.config.get("variants", ())),
+                "teams": old.config.get("teams") is not None,
+            }
+            seats = [Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level) for s in old.seats]
+            await open_lobby(
+                interaction,
+                kind=old.kind,
+                options=options,
+                seats=seats,
+                reminder_hours=old.reminder_hours,
+                deadline_hours=old.deadline_hours,
+                note="🔁 Rematch! Same players and options; the host can start when everyone is ready.",
+            )
+
+        await guarded(interaction, work())
+
+
+class LobbyCog(commands.Cog):
+    game = app_commands.Group(
+        name="game", description="Create, join, start or cancel the game in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @game.command(name="new", description="Open a table for a new game in this channel")
+    @app_commands.describe(
+        game="Which game",
+        players="How many seats (Kingdomino and Queendomino 2-4, Royal Wedding 3-8)",
+        dynasty="Play three games; the highest sum wins",
+        middle_kingdom="+10 points for a castle in the centre",
+        harmony="+5 points for no discarded domino",
+        mighty_duel="Kingdomino for 2 on 7x7 with all dominoes",
+        three_player_four_dominoes="Kingdomino for 3 with lines of 4 (BGA rule)",
+        teams="Royal Wedding in teams of two (6 or 8 players)",
+        computers="Computer players to seat right away",
+        computer_level="How strong those computer players are",
+        reminder_hours="Remind the player to act after this many hours",
+        deadline_hours="After this many hours a computer plays for an absent player",
+    )
+    @app_commands.choices(
+        game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()],
+        computer_level=[app_commands.Choice(name=level, value=level) for level in LEVELS],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        players: app_commands.Range[int, 2, 8] | None = None,
+        dynasty: bool = False,
+        middle_kingdom: bool = False,
+        harmony: bool = False,
+        mighty_duel: bool = False,
+        three_player_four_dominoes: bool = False,
+        teams: bool = False,
+        computers: app_commands.Range[int, 0, 7] = 0,
+        computer_level: app_commands.Choice[str] | None = None,
+        reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+        deadline_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
+    ) -> None:
+        async def work():
+            kind = game.value
+            low, high = PLAYER_RANGE[kind]
+            size = players if players is not None else (2 if mighty_duel else 3 if three_player_four_dominoes else high)
+            if not low <= size <= high:  # discord.py does not re-check declared ranges
+                raise UserError(f"{GAME_NAMES[kind]} takes {low}-{high} players, not {size}.")
+            if computers < 0 or computers >= size:
+                raise UserError(f"Leave at least one seat for a person: at most {size - 1} computer players.")
+            for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
+                if hours is not None and not 0.5 <= hours <= 720:
+                    raise UserError(f"{label} must be between 0.5 and 720 hours.")
+            variants = [
+                name
+                for name, on in (
+                    ("dynasty", dynasty),
+                    ("middle-kingdom", middle_kingdom),
+                    ("harmony", harmony),
+                    ("mighty-duel", mighty_duel),
+                    ("three-player-four-dominoes", three_player_four_dominoes),
+                )
+                if on
+            ]
+            # Check the options now with placeholder players, so an impossible table is refused at once.
+            placeholder = tuple(f"seat{i}" for i in range(size))
+            team_pairs = tuple(placeholder[i : i + 2] for i in range(0, size, 2)) if teams else None
+            try:
+                GameConfig(kind, placeholder, frozenset(variants), team_pairs)
+            except ValueError as error:
+                raise UserError(f"That table is not possible: {error}") from None
+            await interaction.response.defer(thinking=True)
+            name = getattr(interaction.user, "display_name", interaction.user.name)
+            seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
+            level = computer_level.value if computer_level else "medium"
+            for n in range(1, computers + 1):
+                seats.append(Seat.computer(n, level, f"Bot {n} ({level})", hex_colour(n)))
+            await open_lobby(
+                interaction,
+                kind=kind,
+                options={"seats": size, "variants": variants, "teams": teams},
+                seats=seats,
+                reminder_hours=reminder_hours,
+                deadline_hours=deadline_hours,
+            )
+
+        await guarded(interaction, work())
+
+    async def _op(self, interaction: discord.Interaction, op: str) -> None:
+        async def work():
+            rec = await service_of(interaction).active(interaction.channel_id)  # type: ignore[arg-type]
+            await lobby_action(interaction, rec.id, op)
+
+        await guarded(interaction, work())
+
+    @game.command(name="join", description="Take a seat at the table in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._op(interaction, "join")
+
+    @game.command(name="leave", description="Leave the table in this channel before the game starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._op(interaction, "leave")
+
+    @game.command(name="start", description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._op(interaction, "start")
+
+    @game.command(name="cancel", description="Cancel the game in this channel (host or Manage Channels)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._op(interaction, "cancel")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LobbyCog(bot))

@@ -1,0 +1,181 @@
+"""Looking at a game: the table, one kingdom large, the scores, the dominoes to come, the history, the rules,
+and the statistics. Every answer is private to the person who asked."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from db.models import GameRecord
+from engine import action_from_dict
+from render import render_kingdom, render_remaining, render_table
+
+from .common import GAME_NAMES, UserError, breakdown_text, clip, with_names
+from .service import names_and_colours
+from .views import guarded, service_of
+
+RULES = {
+    "kingdomino": (
+        "**Kingdomino in short.** Each round, in the order of the kings on the current line (lowest number first), "
+        "you place the domino your king stands on, then move your king to a free domino of the next line (that sets "
+        "next round's order). A domino must touch your castle or a square of the same terrain, and your kingdom must "
+        "fit in 5x5 (7x7 in Mighty Duel). If no placement is possible the domino is discarded. Score: for each "
+        "territory, squares x crowns. Ties: largest territory, then most crowns."
+    ),
+    "queendomino": (
+        "**Queendomino in short.** Kingdomino's turn (place, then claim) with three optional steps between: "
+        "**tax** (send 1-2 knights onto the domino just placed: coins = squares of their territory), **build** (pay a "
+        "slot's cost to put a building on a free town square; the queen's host pays 1 less), **dragon** (1 coin: burn "
+        "a building of the board, once a round, never for the queen's host). Most towers (ties included) takes the "
+        "queen, worth a crown on your largest territory. Score: territories, buildings, 1 point per 3 coins. Ties: "
+        "largest territory, then leftover coins."
+    ),
+}
+RULES["royal-wedding"] = (
+    RULES["queendomino"] + "\n**Royal Wedding**: both boxes, lines alternate Queendomino then Kingdomino. 3-4 players "
+    "build 7x7; 5-7 players 5x5 with lines of 8; teams of two (6 or 8 players) share a 7x7 kingdom, coins and knights."
+)
+
+
+async def send_look(
+    interaction: discord.Interaction, rec: GameRecord, what: str, *, viewer: int, player: str | None = None
+) -> None:
+    """Answer a look privately (the interaction is already deferred)."""
+    game = rec.game
+    if game is None:
+        raise UserError("The game has not started yet: nothing to look at but the lobby.")
+    names, colours = names_and_colours(rec)
+    if what == "table":
+        d = game.decision()
+        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
+        await interaction.followup.send(
+            "The table now.", file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True
+        )
+        return
+    if what == "kingdom":
+        who = player or str(viewer)
+        try:
+            index = game.kingdom_of(who)
+        except KeyError:
+            if player is not None:
+                raise UserError("That person is not playing in this game.") from None
+            index = 0
+        png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
+        k = game.kingdoms[index]
+        owners = " & ".join(names.get(p, p) for p in k.players)
+        rows = "\n".join(k.text_rows())
+        await interaction.followup.send(
+            f"**{owners}**'s kingdom ({game.scores()[index].total} points):\n```\n{rows}\n```",
+            file=discord.File(io.BytesIO(png), "kingdom.png"),
+            ephemeral=True,
+        )
+        return
+    if what == "scores":
+        await interaction.followup.send(
+            clip("**Scores so far**\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True
+        )
+        return
+    if what == "remaining":
+        png = await asyncio.to_thread(render_remaining, game)
+        count = len(game.unseen_dominoes())
+        await interaction.followup.send(
+            f"{count} dominoes not seen yet.", file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True
+        )
+        return
+    if what == "history":
+        actions = await service_of(interaction).store.get_actions(rec.id)
+        lines = []
+        for a in actions[-30:]:
+            who = names.get(a.player_id or "", a.player_id or "?")
+            lines.append(f"{a.seq}. {who}: {action_from_dict(a.action).text}")
+        text = "\n".join(lines) or "No move yet."
+        await interaction.followup.send(clip(with_names("**Last moves**\n" + text, rec.seats), 2000), ephemeral=True)
+        return
+    raise UserError(f"Unknown view {what!r}.")
+
+
+class LookCog(commands.Cog):
+    look = app_commands.Group(name="look", description="Look at the game in this channel (only you see the answer)")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def _look(self, interaction: discord.Interaction, what: str, player: str | None = None) -> None:
+        async def work():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
+            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player)
+
+        await guarded(interaction, work())
+
+    @look.command(name="table", description="The whole table: lines, builders' board and every kingdom")
+    async def table(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "table")
+
+    @look.command(name="kingdom", description="One kingdom, large, with cell names")
+    @app_commands.describe(player="Whose kingdom (default: yours)")
+    async def kingdom(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        await self._look(interaction, "kingdom", str(player.id) if player else None)
+
+    @look.command(name="scores", description="The score breakdown so far")
+    async def scores(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "scores")
+
+    @look.command(name="remaining", description="The dominoes still to come: terrains and crowns")
+    async def remaining(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "remaining")
+
+    @look.command(name="history", description="The last moves of the game")
+    async def history(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "history")
+
+    @app_commands.command(name="rules", description="A short summary of the rules of the game in this channel")
+    @app_commands.describe(game="Which game (default: the one in this channel)")
+    @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        async def work():
+            kind = game.value if game else None
+            if kind is None:
+                rec = await service_of(interaction).store.get_active_game(interaction.channel_id)
+                kind = rec.kind if rec else "kingdomino"
+            await interaction.response.send_message(RULES[kind], ephemeral=True)
+
+        await guarded(interaction, work())
+
+    @app_commands.command(name="stats", description="Finished games: played, wins, average and best score")
+    @app_commands.describe(player="Whose statistics (default: this server's table)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        async def work():
+            store = service_of(interaction).store
+            if player is not None:
+                rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
+                title = f"**{player.display_name}** in this server"
+                lines = [
+                    f"{GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
+                    f"average {r.average_score:.1f}, best {r.best_score}"
+                    for r in rows
+                ]
+            else:
+                if interaction.guild_id is None:
+                    raise UserError("Statistics are kept per server: use this command in a server.")
+                rows = await store.guild_stats(interaction.guild_id)
+                title = "**This server's players**"
+                lines = [
+                    f"<@{r.user_id}> — {GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
+                    f"average {r.average_score:.1f}, best {r.best_score}"
+                    for r in rows[:30]
+                ]
+            text = title + "\n" + ("\n".join(lines) if lines else "No finished game yet.")
+            await interaction.response.send_message(
+                clip(text, 2000), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, work())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LookCog(bot))

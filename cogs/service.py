@@ -1,0 +1,369 @@
+"""The game service: the one path from a player's choice to a saved move and a new table in the channel.
+
+The cogs translate Discord into calls here; this module talks to the engine, the pictures and the store. Every move
+runs under a per-channel lock in this process and saves with the store's version check, so two clicks at once never
+corrupt a game: the second one is told that the table changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import discord
+
+from db import results_from_game
+from db.errors import CorruptGame, StaleVersion, StoreError
+from db.models import GameRecord, GameStatus, Seat, TurnTimer
+from engine import Action, Event, Game, GameConfig, IllegalAction
+from engine.ai import make_agent
+from render import render_score_sheet, render_table
+
+from .common import (
+    ALLOWED_MENTIONS,
+    GAME_NAMES,
+    UserError,
+    decision_words,
+    domino_words,
+    economy_line,
+    event_lines,
+    kingdom_name,
+    mention,
+    score_line,
+    seat_name,
+    strip_controls,
+)
+
+log = logging.getLogger(__name__)
+
+STALE = "The table changed since this was shown: look at the latest table and try again."
+DEADLINE_LEVEL = "medium"
+HARD_BUDGET_SECONDS = 1.0
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def turn_key(game: Game) -> int:
+    """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
+    return game.deal * 1_000_000 + game.round * 1_000 + game.turn
+
+
+def colour_tuple(hex_colour: str | None) -> tuple[int, int, int] | None:
+    if not hex_colour:
+        return None
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
+
+def names_and_colours(rec: GameRecord) -> tuple[dict[str, str], dict[str, tuple[int, int, int]]]:
+    names = {s.player_id: s.display_name for s in rec.seats}
+    colours = {s.player_id: c for s in rec.seats if (c := colour_tuple(s.colour)) is not None}
+    return names, colours
+
+
+@dataclass
+class MoveOutcome:
+    record: GameRecord
+    game: Game
+    events: list[Event] = field(default_factory=list)
+    table_posted: bool = False
+
+
+class GameService:
+    """Shared by the cogs: loading games, applying moves, computer seats, posting the table, timers."""
+
+    def __init__(self, bot: discord.Client, store, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self.bot = bot
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.hard_budget = HARD_BUDGET_SECONDS
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # -- loading --------------------------------------------------------------------------------------------------
+    async def get(self, game_id: int) -> GameRecord:
+        try:
+            return await self.store.get_game(game_id)
+        except CorruptGame as error:
+            log.error("Game %s cannot be read: %s", game_id, error)
+            raise UserError(f"Game #{game_id} cannot be read ({error}). Other games are not affected.") from None
+        except StoreError as error:
+            raise UserError(str(error)) from None
+
+    async def active(self, channel_id: int, *, playing: bool = False) -> GameRecord:
+        try:
+            rec = await self.store.get_active_game(channel_id)
+        except CorruptGame as error:
+            log.error("The game of channel %s cannot be read: %s", channel_id, error)
+            raise UserError(f"The game in this channel cannot be read ({error}).") from None
+        if rec is None:
+            raise UserError("There is no game in this channel: start one with `/game new`.")
+        if playing and rec.status != GameStatus.PLAYING:
+            raise UserError("The game in this channel has not started yet: the host starts it from the lobby.")
+        return rec
+
+    async def latest(self, channel_id: int) -> GameRecord:
+        """The active game of the channel, else its most recent finished one (for looking at the end)."""
+        rec = await self.store.get_active_game(channel_id)
+        if rec is not None:
+            return rec
+        games = await self.store.list_games(channel_id=channel_id, limit=1)
+        if not games:
+            raise UserError("There is no game in this channel: start one with `/game new`.")
+        return await self.get(games[0].id)
+
+    # -- moves -------------------------------------------------------------------------------------------------
+    async def play(
+        self, game_id: int, user_id: int, action: Action, *, expected_version: int | None = None
+    ) -> MoveOutcome:
+        """Apply a person's action (then any computer turns), save it, and post the table when the turn passes."""
+        rec = await self.get(game_id)
+        async with self.lock(rec.channel_id):
+            rec = await self.get(game_id)
+            if rec.status != GameStatus.PLAYING or rec.game is None:
+                raise UserError("This game is not being played any more." if rec.status != "lobby" else STALE)
+            if expected_version is not None and rec.version != expected_version:
+                raise UserError(STALE)
+            game = rec.game
+            player = str(user_id)
+            if rec.seat_of(player) is None:
+                raise UserError("You are not playing in this game: you can watch with `/look table`.")
+            d = game.decision()
+            assert d is not None
+            if d.player != player:
+                raise UserError(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
+            return await self._apply_and_continue(rec, game, action, player, user_id)
+
+    async def _apply_and_continue(
+        self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, *, note: str = ""
+    ) -> MoveOutcome:
+        before = turn_key(game)
+        try:
+            events = game.apply(action, by=player)
+        except IllegalAction as error:
+            raise UserError(str(error)) from None
+        rec = await self._save(rec, game, action, player, user_id)
+        outcome = MoveOutcome(rec, game, list(events))
+        turn_passed = game.is_over or turn_key(game) != before
+        if turn_passed:
+            outcome.record = rec = await self.get(rec.id)
+            await self.post_table(rec, events, note=note)
+            outcome.table_posted = True
+        await self._computer_turns(outcome)
+        return outcome
+
+    async def _save(self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None) -> GameRecord:
+        """Save the move with the version check; returns the record at its new version."""
+        results = results_from_game(game) if game.is_over else None
+        timer = None if game.is_over else self._timer(rec, game)
+        try:
+            version = await self.store.save_move(
+                rec.id,
+                rec.version,
+                state=game.to_dict(),
+                action=action.to_dict(),
+                player_id=player,
+                user_id=user_id,
+                timer=timer,
+                results=results,
+            )
+        except StaleVersion:
+            raise UserError(STALE) from None
+        return dataclasses.replace(rec, version=version)
+
+    def _timer(self, rec: GameRecord, game: Game) -> TurnTimer:
+        d = game.decision()
+        seat = rec.seat_of(d.player) if d else None
+        if seat is None or seat.is_computer:
+            return TurnTimer()
+        now = self.clock()
+        return TurnTimer(
+            now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None,
+            now + timedelta(hours=rec.deadline_hours) if rec.deadline_hours else None,
+        )
+
+    async def _computer_turns(self, outcome: MoveOutcome) -> None:
+        """Let computer seats play until a person must act or the game ends."""
+        rec, game = outcome.record, outcome.game
+        while not game.is_over:
+            d = game.decision()
+            seat = rec.seat_of(d.player) if d else None
+            if seat is None or not seat.is_computer:
+                return
+            action = await self.computer_action(game, seat.cpu_level or "easy")
+            before = turn_key(game)
+            events = game.apply(action, by=d.player)
+            rec = await self._save(rec, game, action, d.player, None)
+            outcome.events.extend(events)
+            if game.is_over or turn_key(game) != before:
+                rec = await self.get(rec.id)
+                await self.post_table(rec, events)
+                outcome.table_posted = True
+        outcome.record = rec
+
+    async def computer_action(self, game: Game, level: str) -> Action:
+        """A computer player's choice, computed in a worker thread with a bounded thinking time."""
+        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+        try:
+            agent = make_agent(level, seed=game.seed + len(game.log), **options)
+        except (ValueError, TypeError):
+            agent = make_agent("random", seed=game.seed + len(game.log))
+        snapshot = game.clone()
+        return await asyncio.to_thread(agent.choose, snapshot)
+
+    # -- starting and ending -------------------------------------------------------------------------------------
+    async def start(self, rec: GameRecord) -> GameRecord:
+        """Turn a lobby into a game (seats in order, teams by consecutive pairs) and post the first table."""
+        options = rec.config
+        players = tuple(s.player_id for s in rec.seats)
+        teams = None
+        if options.get("teams"):
+            teams = tuple(players[i : i + 2] for i in range(0, len(players), 2))
+        try:
+            config = GameConfig(rec.kind, players, frozenset(options.get("variants", ())), teams)
+        except ValueError as error:
+            raise UserError(f"This table cannot start yet: {error}") from None
+        game = Game.new(config, rec.seed)
+        try:
+            await self.store.start_game(
+                rec.id, rec.version, config=config.to_dict(), state=game.to_dict(), timer=self._timer(rec, game)
+            )
+        except StaleVersion:
+            raise UserError(STALE) from None
+        rec = await self.get(rec.id)
+        await self.post_table(rec, [], note=f"The game begins: {config.describe()}.")
+        outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
+        await self._computer_turns(outcome)
+        return await self.get(rec.id)
+
+    # -- the table in the channel --------------------------------------------------------------------------------
+    def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
+        lines = []
+        title = GAME_NAMES[game.config.game]
+        if game.is_over:
+            lines.append(f"**{title}** — final table")
+        elif game.round == 0:
+            lines.append(f"**{title}** — choosing the first line")
+        else:
+            deal = f"game {game.deal + 1}/3, " if "dynasty" in game.config.variants else ""
+            lines.append(f"**{title}** — {deal}round {game.round}/{game.setup.rounds}")
+        if note:
+            lines.append(note)
+        lines.extend(event_lines(events, rec.seats)[-12:])
+        if game.is_over:
+            result = game.result()
+            names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
+            how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
+            lines.append(f"🏆 **{names}** {'win' if len(result.winners) > 1 else 'wins'}{how}!")
+        else:
+            d = game.decision()
+            assert d is not None
+            lines.append(f"➡️ {mention(rec.seats, d.player)}, it's your turn: {decision_words(game, d)}.")
+        lines.append(score_line(game, rec.seats))
+        economy = economy_line(game, rec.seats)
+        if economy:
+            lines.append(economy)
+        text = "\n".join(lines)
+        return text if len(text) <= 2000 else text[:1999] + "…"
+
+    async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
+        """Send the table picture with the turn's words; take the controls off the previous table."""
+        from .views import table_view  # the views import this module
+
+        game = rec.game
+        assert game is not None
+        names, colours = names_and_colours(rec)
+        d = game.decision()
+        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
+        files = [discord.File(io.BytesIO(png), filename="table.png")]
+        if game.is_over:
+            sheet = await asyncio.to_thread(render_score_sheet, game, names, colours)
+            files.append(discord.File(io.BytesIO(sheet), filename="scores.png"))
+        channel = self.bot.get_partial_messageable(rec.channel_id)
+        content = self.table_content(rec, game, events, note)
+        try:
+            message = await channel.send(
+                content=content, files=files, view=table_view(rec, game), allowed_mentions=ALLOWED_MENTIONS
+            )
+        except discord.Forbidden:
+            log.warning("Cannot post the table of game %s in channel %s: missing permissions", rec.id, rec.channel_id)
+            raise UserError(
+                "I cannot post the table in this channel: I need the Send Messages and Attach Files permissions "
+                "(and Send Messages in Threads in a thread)."
+            ) from None
+        await self._retire_table(rec)
+        await self.store.set_table_message(rec.id, rec.channel_id, message.id)
+        return message
+
+    async def _retire_table(self, rec: GameRecord) -> None:
+        await strip_controls(self.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)
+
+    # -- timers ------------------------------------------------------------------------------------------------
+    async def run_due(self) -> int:
+        """Send due reminders and play for players whose deadline passed. Returns how many games were handled."""
+        now = self.clock()
+        handled = 0
+        for summary in await self.store.due_games(now):
+            try:
+                await self._handle_due(summary.id, now)
+                handled += 1
+            except Exception:
+                log.exception("Timer of game %s failed", summary.id)
+        return handled
+
+    async def _handle_due(self, game_id: int, now: datetime) -> None:
+        rec = await self.get(game_id)
+        async with self.lock(rec.channel_id):
+            rec = await self.get(game_id)
+            game = rec.game
+            if rec.status != GameStatus.PLAYING or game is None or game.is_over:
+                return
+            d = game.decision()
+            assert d is not None
+            seat = rec.seat_of(d.player)
+            if rec.deadline_at is not None and rec.deadline_at <= now:
+                # The absent player's time ran out: a computer player finishes their turn, and says so.
+                name = seat_name(rec.seats, d.player)
+                before = turn_key(game)
+                notes = []
+                while not game.is_over and turn_key(game) == before:
+                    action = await self.computer_action(game, DEADLINE_LEVEL)
+                    events = game.apply(action, by=d.player)
+                    rec = await self._save(rec, game, action, d.player, None)
+                    notes.extend(events)
+                rec = await self.get(rec.id)
+                await self.post_table(rec, notes, note=f"⏰ {name}'s time ran out: the computer played their turn.")
+                outcome = MoveOutcome(rec, game)
+                await self._computer_turns(outcome)
+                return
+            if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
+                channel = self.bot.get_partial_messageable(rec.channel_id)
+                await channel.send(
+                    f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
+                    f"{decision_words(game, d)}.",
+                    allowed_mentions=ALLOWED_MENTIONS,
+                )
+                timer = TurnTimer(
+                    now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
+                )
+                await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
+
+    # -- seats ---------------------------------------------------------------------------------------------------
+    @staticmethod
+    def seat_label(seat: Seat) -> str:
+        return f"{seat.display_name} (computer, {seat.cpu_level})" if seat.is_computer else seat.display_name
+
+
+__all__ = ["STALE", "GameService", "MoveOutcome", "domino_words", "kingdom_name", "turn_key"]

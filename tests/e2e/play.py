@@ -1,0 +1,121 @@
+"""Playing through the fake Discord as people do: slash commands and clicks only. The test reads the game from
+the bot's store only to know whose turn it is; every move goes through Discord."""
+
+from __future__ import annotations
+
+import random
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.model import FakeMessage, FakeUser
+
+TURN = "Take my turn"
+
+
+def latest_table(fake: FakeDiscord, channel: str) -> FakeMessage:
+    tables = [m for m in fake.messages_in(channel) if any(a.filename == "table.png" for a in m.attachments)]
+    assert tables, "no table was posted"
+    return tables[-1]
+
+
+async def open_lobby(fake: FakeDiscord, host: FakeUser, channel: str, **options) -> FakeMessage:
+    reply = await fake.slash(host, channel, "game", "new", options=options)
+    return await reply.wait_message()
+
+
+async def active_record(bot, channel_id: int):
+    return await bot.store.get_active_game(channel_id)
+
+
+def _button(message: FakeMessage, *, startswith: str = "", contains: str = "", rng: random.Random | None = None) -> str:
+    """The custom_id of a matching enabled button (a random one with `rng`)."""
+    found = [
+        b["custom_id"]
+        for b in message.buttons
+        if not b.get("disabled") and b.get("label", "").startswith(startswith) and contains in b.get("label", "")
+    ]
+    if not found:
+        raise AssertionError(f"no button {startswith or contains!r} among {message.button_labels}")
+    return rng.choice(found) if rng else found[0]
+
+
+async def _edited(fake: FakeDiscord, panel: FakeMessage, before: int) -> FakeMessage:
+    await fake.wait_until(lambda: len(fake.message(panel.id).history) > before, timeout=15)
+    return fake.message(panel.id)
+
+
+async def click_panel(fake: FakeDiscord, user: FakeUser, panel: FakeMessage, target: str) -> FakeMessage:
+    """Click a control of the private panel and wait until the bot has redrawn the panel."""
+    before = len(fake.message(panel.id).history)
+    reply = await fake.click(user, panel, target)
+    assert reply.response_type == 6, f"the panel answers in place, not {reply.response_type}"
+    return await _edited(fake, panel, before)
+
+
+async def select_panel(
+    fake: FakeDiscord, user: FakeUser, panel: FakeMessage, select_index: int, value: str
+) -> FakeMessage:
+    before = len(fake.message(panel.id).history)
+    await fake.select(user, panel, panel.selects[select_index]["custom_id"], [value])
+    return await _edited(fake, panel, before)
+
+
+async def play_turn(
+    fake: FakeDiscord, user: FakeUser, channel: str, rng: random.Random, *, prefer_optional: bool = True
+):
+    """One whole turn of `user` by clicks: open the panel from the latest table, then answer each step."""
+    table = latest_table(fake, channel)
+    reply = await fake.click(user, table, TURN)
+    panel = await reply.wait_message()
+    assert panel.ephemeral, "the turn panel must be private"
+    steps = 0
+    while True:
+        steps += 1
+        assert steps < 20, f"turn did not finish: {panel.content}"
+        text = panel.content
+        if text.startswith("Done"):
+            return panel
+        if "Preview:" in text:
+            assert panel.attachments, "a preview shows a picture"
+            panel = await click_panel(fake, user, panel, _button(panel, startswith="Confirm"))
+        elif "which way does the second square" in text:
+            panel = await click_panel(fake, user, panel, _button(panel, contains="pts", rng=rng))
+        elif "Pick the cell of the first square" in text:
+            assert panel.attachments, "the placement panel shows the kingdom"
+            i = rng.randrange(len(panel.selects))
+            options = panel.selects[i]["options"]
+            panel = await select_panel(fake, user, panel, i, rng.choice(options)["value"])
+        elif "Pick a free domino" in text:
+            panel = await click_panel(fake, user, panel, _button(panel, rng=rng))
+        elif "collect tax" in text:
+            target = _button(panel, startswith="Knight" if prefer_optional else "Skip", rng=rng)
+            panel = await click_panel(fake, user, panel, target)
+        elif "on which town square" in text:
+            panel = await click_panel(fake, user, panel, _button(panel, startswith="Build on", rng=rng))
+        elif "build a building" in text:
+            if prefer_optional and panel.selects:
+                options = panel.selects[0]["options"]
+                panel = await select_panel(fake, user, panel, 0, rng.choice(options)["value"])
+            else:
+                panel = await click_panel(fake, user, panel, _button(panel, startswith="Skip"))
+        elif "bribe the dragon" in text:
+            burn = prefer_optional and rng.random() < 0.5
+            target = _button(panel, startswith="Burn" if burn else "Skip", rng=rng)
+            panel = await click_panel(fake, user, panel, target)
+        else:
+            raise AssertionError(f"unexpected panel: {text}")
+
+
+async def play_game(
+    fake: FakeDiscord, bot, channel: str, people: dict[str, FakeUser], *, seed: int = 1, max_turns: int = 400
+):
+    """Play the channel's game to its end by clicks, each person acting when the table names them."""
+    rng = random.Random(seed)
+    channel_id = fake.channel(channel).id
+    for _ in range(max_turns):
+        rec = await active_record(bot, channel_id)
+        if rec is None:
+            return
+        d = rec.game.decision()
+        user = people[d.player]
+        await play_turn(fake, user, channel, rng)
+    raise AssertionError("the game did not end")
