@@ -1,0 +1,255 @@
+"""Drawing one kingdom's grid: the frame of usable cells with coordinates, squares, castle, knights, buildings with
+their towers, the queen, and optionally legal spots and a placement preview. Used by the table and the large view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import Game, Kingdom, Placement, cell_name, domino, score_kingdom
+from engine.components import building
+
+from . import icons, tiles
+from .draw import Box, Draw, text, text_width
+from .palette import EMPTY_CELL, EMPTY_EDGE, LEGAL, MUTED, OUTLINE, PANEL_EDGE, PREVIEW, RGB, mix
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    """Where a kingdom's cells are in a picture: the frame (top, left, bottom, right), inclusive, drawn from
+    pixel (x, y) with square cells of `cell` pixels; coordinates go above and to the left."""
+
+    top: int
+    left: int
+    bottom: int
+    right: int
+    x: int
+    y: int
+    cell: int
+    label_size: int
+
+    @property
+    def rows(self) -> int:
+        return self.bottom - self.top + 1
+
+    @property
+    def cols(self) -> int:
+        return self.right - self.left + 1
+
+    def contains(self, row: int, col: int) -> bool:
+        return self.top <= row <= self.bottom and self.left <= col <= self.right
+
+    def cell_box(self, row: int, col: int) -> Box:
+        """Pixel box (x0, y0, x1, y1), ends exclusive, of cell (row, col)."""
+        x0 = self.x + (col - self.left) * self.cell
+        y0 = self.y + (row - self.top) * self.cell
+        return (x0, y0, x0 + self.cell, y0 + self.cell)
+
+    def cell_centre(self, row: int, col: int) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.cell_box(row, col)
+        return ((x0 + x1) // 2, (y0 + y1) // 2)
+
+    @property
+    def grid_box(self) -> Box:
+        return (self.x, self.y, self.x + self.cols * self.cell, self.y + self.rows * self.cell)
+
+
+def label_margin(label_size: int) -> int:
+    return round(label_size * 1.5) + 2
+
+
+def grid_layout(frame: tuple[int, int, int, int], box: Box, *, label_size: int, max_cell: int) -> GridLayout:
+    """Fit the frame's cells, with their coordinates, centred in `box`."""
+    top, left, bottom, right = frame
+    rows, cols = bottom - top + 1, right - left + 1
+    margin = label_margin(label_size)
+    x0, y0, x1, y1 = box
+    cell = max(8, min((x1 - x0 - margin) // cols, (y1 - y0 - margin) // rows, max_cell))
+    width, height = margin + cols * cell, margin + rows * cell
+    x = x0 + (x1 - x0 - width) // 2 + margin
+    y = y0 + (y1 - y0 - height) // 2 + margin
+    return GridLayout(top, left, bottom, right, x, y, cell, label_size)
+
+
+@lru_cache(maxsize=64)
+def castle_tile(size: int, colour: RGB) -> Image.Image:
+    im = Image.new("RGB", (size, size), mix(colour, (30, 30, 36), 0.55))
+    draw = Draw(im)
+    b = max(2, size // 14)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=colour, width=b)
+    s = round(size * 0.74)
+    icons.paste(im, "castle", (size - s) / 2, (size - s) / 2 + size * 0.02, s, colour)
+    return im
+
+
+@lru_cache(maxsize=32)
+def legal_overlay(size: int) -> Image.Image:
+    im = Image.new("RGBA", (size, size), (*LEGAL, 70))
+    draw = Draw(im)
+    w = max(2, size // 18)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=(*LEGAL, 255), width=w)
+    return im
+
+
+def _glow(im: Image.Image, box: Box, colour: RGB, spread: int) -> None:
+    """A soft halo around `box` (drawn outside it)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0 + 2 * spread, y1 - y0 + 2 * spread
+    halo = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(halo)
+    for i in range(spread):
+        alpha = round(230 * ((i + 1) / spread) ** 1.6)
+        draw.rounded_rectangle((i, i, w - 1 - i, h - 1 - i), radius=spread - i + 2, outline=(*colour, alpha), width=1)
+    im.paste(halo, (x0 - spread, y0 - spread), halo)
+
+
+def queen_cell(game: Game, index: int) -> tuple[int, int] | None:
+    """The cell where the queen is drawn: on the hosting kingdom's largest territory, as the scoring puts her."""
+    if game.queen != index:
+        return None
+    k = game.kingdoms[index]
+    territories = k.territories()
+    if not territories:
+        return k.castle
+    scored = score_kingdom(k, queendomino=True, hosts_queen=True, territories=territories)
+    for t, s in zip(territories, scored.territories, strict=True):
+        if s.queen:
+            # The least busy square of her territory: no building, no knight, few crowns.
+            knights = set(k.knights_placed)
+            return min(
+                t.cells,
+                key=lambda c: (c in k.buildings, c in knights, k.square(*c).crowns if k.square(*c) else 0, c),
+            )
+    return k.castle  # pragma: no cover - scoring always places her when there is a territory
+
+
+def preview_score(game: Game, index: int, domino_id: str, placement: Placement) -> tuple[int, int]:
+    """(score now, score with the domino placed) for kingdom `index`, scored by the engine.
+
+    Raises engine.IllegalPlacement when the placement breaks the rules."""
+    k = game.kingdoms[index]
+    v = game.config.variants
+    options = {
+        "queendomino": game.queendomino_rules,
+        "hosts_queen": game.queen == index,
+        "middle_kingdom": "middle-kingdom" in v,
+        "harmony": "harmony" in v,
+    }
+    after = k.clone()
+    after.place(domino(domino_id), placement)
+    return score_kingdom(k, **options).total, score_kingdom(after, **options).total
+
+
+def draw_kingdom(
+    im: Image.Image,
+    game: Game,
+    index: int,
+    layout: GridLayout,
+    colour: RGB,
+    *,
+    large: bool = False,
+    legal_spots: list[tuple[int, int]] | None = None,
+    preview: tuple[str, Placement] | None = None,
+) -> None:
+    """Draw kingdom `index` of `game` into `im` at `layout`."""
+    k: Kingdom = game.kingdoms[index]
+    draw = Draw(im)
+    s = layout.cell
+    gx0, gy0, gx1, gy1 = layout.grid_box
+    pad = max(3, s // 10)
+    draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad - 1, gy1 + pad - 1), radius=pad + 2, fill=PANEL_EDGE)
+
+    # Coordinates: the engine's stable cell names (column letter, row number).
+    ls = layout.label_size
+    for c in range(layout.left, layout.right + 1):
+        x0, _, x1, _ = layout.cell_box(layout.top, c)
+        text(draw, ((x0 + x1) / 2, gy0 - pad - 2), chr(ord("A") + c), ls, bold=True, fill=MUTED, anchor="ms")
+    for r in range(layout.top, layout.bottom + 1):
+        _, y0, _, y1 = layout.cell_box(r, layout.left)
+        text(draw, (gx0 - pad - 4, (y0 + y1) / 2), str(r + 1), ls, bold=True, fill=MUTED, anchor="rm")
+
+    empty = tiles.empty_tile(s, EMPTY_CELL, EMPTY_EDGE)
+    for r in range(layout.top, layout.bottom + 1):
+        for c in range(layout.left, layout.right + 1):
+            box = layout.cell_box(r, c)
+            if k.is_castle(r, c):
+                im.paste(castle_tile(s, colour), box[:2])
+                continue
+            sq = k.square(r, c)
+            if sq is None:
+                im.paste(empty, box[:2])
+            else:
+                im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, s, (r, c) not in k.buildings), box[:2])
+
+    # Dominoes as units: a dark edge around each placed domino.
+    edge = max(1, s // 22)
+    for _, (a, b) in k.placed:
+        x0, y0, _, _ = layout.cell_box(min(a[0], b[0]), min(a[1], b[1]))
+        _, _, x1, y1 = layout.cell_box(max(a[0], b[0]), max(a[1], b[1]))
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=edge)
+
+    # Buildings with their towers (and crowns), knights, the queen.
+    for (r, c), (bid, towers) in k.buildings.items():
+        x0, y0, x1, y1 = layout.cell_box(r, c)
+        b = building(bid)
+        size = round(s * 0.56)
+        icons.paste(im, "building", x0 + (s - size) / 2, y0 + s * 0.2, size)
+        small = max(8, round(s * 0.3))
+        if towers:
+            for i in range(min(towers, 2)):
+                icons.paste(im, "tower", x0 + 2 + i * small * 0.7, y0 + 2, small)
+            if towers > 2:
+                text(draw, (x0 + 2 + small * 2, y0 + 2), f"{towers}", max(9, small - 2), bold=True)
+        elif b.crowns:
+            for i in range(b.crowns):
+                icons.paste(im, "crown", x0 + 2 + i * small, y0 + 2, small)
+        if large and s >= 64:
+            text(
+                draw, ((x0 + x1) / 2, y1 - 3), b.name, max(10, round(s * 0.13)), bold=True, anchor="md", max_width=s - 6
+            )
+    for r, c in k.knights_placed:
+        x0, y0, x1, _ = layout.cell_box(r, c)
+        size = round(s * 0.42)
+        icons.paste(im, "knight", x1 - size - 1, y0 + 1, size, colour)
+    qc = queen_cell(game, index)
+    if qc is not None and layout.contains(*qc):
+        x0, y0, _, _ = layout.cell_box(*qc)
+        if qc in k.buildings:  # every square of her territory is built on: she stands in a corner
+            size = round(s * 0.42)
+            icons.paste(im, "queen", x0 + s - size - 1, y0 + s - size - 1, size)
+        else:
+            size = round(s * 0.5)
+            icons.paste(im, "queen", x0 + (s - size) / 2 + s * 0.06, y0 + s * 0.2, size)
+
+    if legal_spots:
+        overlay = legal_overlay(s)
+        size = max(10, round(s * 0.26))
+        for r, c in legal_spots:
+            if not layout.contains(r, c):
+                continue
+            x0, y0, x1, y1 = layout.cell_box(r, c)
+            im.paste(overlay, (x0, y0), overlay)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            name = cell_name(r, c)
+            tw = text_width(name, size, True)
+            draw.rounded_rectangle(
+                (cx - tw / 2 - 4, cy - size * 0.7, cx + tw / 2 + 4, cy + size * 0.7), radius=4, fill=(14, 40, 34)
+            )
+            text(draw, (cx, cy), name, size, bold=True, fill=LEGAL, anchor="mm")
+
+    if preview is not None:
+        domino_id, placement = preview
+        d = domino(domino_id)
+        cells = placement.cells
+        for (r, c), sq in zip(cells, d.squares, strict=True):
+            im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, s), layout.cell_box(r, c)[:2])
+        (ra, ca), (rb, cb) = cells
+        x0, y0, _, _ = layout.cell_box(min(ra, rb), min(ca, cb))
+        _, _, x1, y1 = layout.cell_box(max(ra, rb), max(ca, cb))
+        _glow(im, (x0, y0, x1, y1), PREVIEW, max(8, s // 4))
+        w = max(3, s // 14)
+        draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=max(1, w // 2))

@@ -1,0 +1,170 @@
+"""One kingdom, large: coordinates, everything on it, optionally the legal spots and a placement preview."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image
+
+from engine import Game, Placement, cell_name
+from engine.components import TERRAINS
+
+from . import icons, tiles
+from .draw import Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
+from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
+from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB, TERRAIN_NAMES, TEXT
+
+WIDTH = 900
+HEADER = 104
+BANNER = 64
+GRID = 780
+LEGEND = 70
+PAD = 24
+HEIGHT = HEADER + BANNER + GRID + LEGEND + PAD
+
+
+def kingdom_layout(game: Game, kingdom_index: int) -> GridLayout:
+    """Where each cell of kingdom `kingdom_index` is in `render_kingdom`'s picture (see GridLayout.cell_box)."""
+    frame = game.kingdoms[kingdom_index].frame()
+    box = (PAD, HEADER + BANNER, WIDTH - PAD, HEADER + BANNER + GRID)
+    return grid_layout(frame, box, label_size=22, max_cell=150)
+
+
+def stats_line(im: Image.Image, draw: Draw, game: Game, index: int, x: float, cy: float, size: int) -> float:
+    """Coins, knights in reserve, towers and the queen (Queendomino rules) at (x, centre y); returns the end x."""
+    k = game.kingdoms[index]
+    icon = round(size * 1.5)
+    items: list[tuple[str, str]] = [
+        ("coin", f"{k.coins}"),
+        ("knight", f"{k.knights_reserve} in reserve"),
+        ("tower", f"{k.towers}"),
+    ]
+    for kind, label in items:
+        icons.paste(im, kind, x, cy - icon / 2, icon, (210, 210, 214) if kind == "knight" else None)
+        x += icon + 4
+        x += text(draw, (x, cy), label, size, anchor="lm") + size * 1.1
+    if game.queen == index:
+        icons.paste(im, "queen", x, cy - icon / 2, icon)
+        x += icon + 4
+        x += text(draw, (x, cy), "hosts the queen", size, anchor="lm", fill=(240, 170, 210)) + size
+    return x
+
+
+def render_kingdom(
+    game: Game,
+    kingdom_index: int,
+    names: Mapping[str, str] | None,
+    colours: Mapping[str, RGB] | None,
+    *,
+    legal_spots: list[tuple[int, int]] | None = None,
+    preview: tuple[str, Placement] | None = None,
+) -> bytes:
+    """One kingdom, large, as PNG bytes.
+
+    `legal_spots` marks cells (row, col) with their names; `preview` = (domino id, Placement) draws that domino in
+    place, outlined, with the score change the engine gives for it (an illegal placement raises IllegalPlacement).
+    """
+    names = player_names(game, names)
+    colours = player_colours(game, colours)
+    k = game.kingdoms[kingdom_index]
+    colour = kingdom_colour(game, kingdom_index, colours)
+    score = game.scores()[kingdom_index]
+    change = preview_score(game, kingdom_index, *preview) if preview is not None else None
+
+    im = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = Draw(im)
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=colour)
+
+    # Header: the player(s) in colour, the score, the economy.
+    x = PAD
+    score_w = text_width(str(score.total), 44, True) + text_width("points", 18) + 40
+    for i, p in enumerate(k.players):
+        pc = colours[p]
+        icons.paste(im, "king", x, 26, 44, pc)
+        x += 50
+        room = WIDTH - PAD - score_w - x
+        if len(k.players) > 1 and i == 0:
+            room = room / 2 - 30
+        x += text(draw, (x, 48), names[p], 30, bold=True, anchor="lm", max_width=room) + 18
+        if i == 0 and len(k.players) > 1:
+            x += text(draw, (x, 48), "&", 26, fill=MUTED, anchor="lm") + 16
+    right = WIDTH - PAD
+    right -= text(draw, (right, 56), "points", 18, fill=MUTED, anchor="rs") + 8
+    text(draw, (right, 56), str(score.total), 44, bold=True, anchor="rs")
+    if game.queendomino_rules:
+        stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19)
+    else:
+        text(
+            draw,
+            (PAD + 4, 88),
+            f"{score.total_crowns} crowns · largest territory {score.largest_territory} squares",
+            19,
+            fill=MUTED,
+            anchor="lm",
+        )
+
+    # Banner: the preview's score change, or the legal spots, or the score so far.
+    by = HEADER
+    draw.rounded_rectangle((PAD, by, WIDTH - PAD, by + BANNER - 12), radius=12, fill=PANEL, outline=PANEL_EDGE)
+    cy = by + (BANNER - 12) / 2
+    if preview is not None and change is not None:
+        domino_id, placement = preview
+        (r0, c0), (r1, c1) = placement.cells
+        draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
+        x = PAD + 50
+        x += text(
+            draw,
+            (x, cy),
+            f"Preview: {domino_id} on {cell_name(r0, c0)}-{cell_name(r1, c1)}",
+            22,
+            bold=True,
+            anchor="lm",
+        )
+        before, after = change
+        delta = after - before
+        colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
+        label = f"{delta:+d} points" if delta else "no points"
+        x += 20
+        x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
+        text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")
+    elif legal_spots:
+        draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
+        n = len(set(legal_spots))
+        text(
+            draw,
+            (PAD + 50, cy),
+            f"{n} legal spot{'s' if n != 1 else ''} for the first square: pick one, then a direction",
+            21,
+            anchor="lm",
+            max_width=WIDTH - 2 * PAD - 70,
+        )
+    else:
+        parts = [f"{TERRAIN_NAMES[t]} {p}" for t, p in score.terrains.items() if p]
+        if score.queen:
+            parts.append(f"Queen {score.queen}")
+        if score.building_points:
+            parts.append(f"Buildings {score.building_points}")
+        if score.coins:
+            parts.append(f"Coins {score.coins}")
+        if score.middle_kingdom:
+            parts.append(f"Middle {score.middle_kingdom}")
+        if score.harmony:
+            parts.append(f"Harmony {score.harmony}")
+        summary = " · ".join(parts) if parts else "No points yet: a territory scores its squares times its crowns"
+        text(draw, (PAD + 18, cy), summary, 20, fill=TEXT, anchor="lm", max_width=WIDTH - 2 * PAD - 36)
+
+    layout = kingdom_layout(game, kingdom_index)
+    draw_kingdom(im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview)
+
+    # Legend: the terrain letters, so colour is never needed.
+    ly = HEADER + BANNER + GRID + 16
+    terrains = [t for t in TERRAINS if game.queendomino_rules or t != "town"]
+    chip = 30
+    widths = [chip + 6 + text_width(TERRAIN_NAMES[t], 17) for t in terrains]
+    gap = 18
+    x = (WIDTH - (sum(widths) + gap * (len(widths) - 1))) / 2
+    for t, w in zip(terrains, widths, strict=True):
+        im.paste(tiles.terrain_tile(t, 0, chip), (round(x), ly))
+        text(draw, (x + chip + 6, ly + chip / 2), TERRAIN_NAMES[t], 17, fill=MUTED, anchor="lm")
+        x += w + gap
+    return encode(im)
