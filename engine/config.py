@@ -68,6 +68,8 @@ class GameConfig:
             raise ConfigError("Mighty Duel is a Kingdomino variant for exactly 2 players.")
         if "three-player-four-dominoes" in self.variants and (self.game != "kingdomino" or n != 3):
             raise ConfigError("The three-player-four-dominoes rule is for Kingdomino with exactly 3 players.")
+        if self.game == "royal-wedding" and self.teams is None and n == 8:
+            raise ConfigError("Royal Wedding with 8 players is played in teams of 2 (individual games take 3-7).")
         if self.teams is not None:
             if self.game != "royal-wedding":
                 raise ConfigError("Teams are played only in Royal Wedding (6 or 8 players).")

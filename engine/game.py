@@ -488,6 +488,10 @@ class Game:
             self.turn += 1
             if self.turn < len(self.first_claim_order):
                 return events
+            # More dominoes than kings (3 players with lines of 4, Royal Wedding with lines of 8): the first line's
+            # leftovers are discarded like those of every later line.
+            events.extend(self._discard_unclaimed(self.current_line))
+            self.current_line = [slot for slot in self.current_line if slot[1] is not None]
             self.next_line = [[dom, None] for dom in self._draw_line()]
             self.round = 1
             return events + self._start_turn(0)
@@ -570,23 +574,27 @@ class Game:
         if not self.next_line:
             events.append(Event("round_end", None, f"Round {self.round} is over."))
             return events + self._end_deal()
-        unclaimed = [dom for dom, king in self.next_line if king is None]
-        if unclaimed:
-            self.removed.extend(unclaimed)
-            events.append(
-                Event(
-                    "unclaimed",
-                    None,
-                    f"Nobody claimed {', '.join(unclaimed)}: {'it is' if len(unclaimed) == 1 else 'they are'} "
-                    "discarded.",
-                    {"dominoes": unclaimed},
-                )
-            )
+        events.extend(self._discard_unclaimed(self.next_line))
         self.current_line = [slot for slot in self.next_line if slot[1] is not None]
         self.next_line = [[dom, None] for dom in self._draw_line()]
         events.append(Event("round_end", None, f"Round {self.round} is over."))
         self.round += 1
         return events
+
+    def _discard_unclaimed(self, line: list[list]) -> list[Event]:
+        """Remove from the game the dominoes of `line` that no king claimed (they stay in `line` for the caller)."""
+        unclaimed = [dom for dom, king in line if king is None]
+        if not unclaimed:
+            return []
+        self.removed.extend(unclaimed)
+        return [
+            Event(
+                "unclaimed",
+                None,
+                f"Nobody claimed {', '.join(unclaimed)}: {'it is' if len(unclaimed) == 1 else 'they are'} discarded.",
+                {"dominoes": unclaimed},
+            )
+        ]
 
     def _end_deal(self) -> list[Event]:
         scores = self.scores()

@@ -166,6 +166,8 @@ class Kingdom:
     # -- placement: the one function that decides -------------------------------------------------------------
     def placement_problem(self, domino: Domino, placement: Placement) -> str | None:
         """None if `domino` may go at `placement`, else a sentence saying why not."""
+        if placement.direction not in DIRECTIONS:
+            return f"Unknown direction {placement.direction!r}: use up, right, down or left."
         (r0, c0), (r1, c1) = placement.cells
         n = self.n
         for r, c in ((r0, c0), (r1, c1)):
