@@ -119,7 +119,8 @@ async def open_lobby(
     deadline_hours: float | None,
     note: str = "",
 ) -> GameRecord:
-    """Create the lobby row and post its message (the interaction is deferred)."""
+    """Create the lobby row and post its message in the channel (the interaction is deferred privately, so that
+    every refusal stays private)."""
     service = service_of(interaction)
     missing = missing_permissions(interaction)
     if missing:
@@ -144,13 +145,12 @@ async def open_lobby(
             f"This channel already has a game (#{error.existing_game_id}, {error.existing_status}){link}. "
             "Finish or cancel it first, or start a thread for another game."
         ) from None
-    message = await interaction.followup.send(
-        (note + "\n" if note else "") + lobby_text(rec),
-        view=lobby_view(rec),
-        wait=True,
-        allowed_mentions=ALLOWED_MENTIONS,
+    channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
+    message = await channel.send(
+        (note + "\n" if note else "") + lobby_text(rec), view=lobby_view(rec), allowed_mentions=ALLOWED_MENTIONS
     )
     await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
+    await interaction.followup.send("Your table is open: players join with the **Join** button below.", ephemeral=True)
     return await service.get(rec.id)
 
 
@@ -286,7 +286,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             old = await service_of(interaction).get(self.gid)
             if old.seat_of(str(interaction.user.id)) is None:
                 raise UserError(
@@ -383,7 +383,7 @@ class LobbyCog(commands.Cog):
                 GameConfig(kind, placeholder, frozenset(variants), team_pairs)
             except ValueError as error:
                 raise UserError(f"That table is not possible: {error}") from None
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             name = getattr(interaction.user, "display_name", interaction.user.name)
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
             level = computer_level.value if computer_level else "medium"

@@ -37,6 +37,7 @@ from .common import (
     score_line,
     seat_name,
     strip_controls,
+    with_names,
 )
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ class GameService:
         try:
             events = game.apply(action, by=player)
         except IllegalAction as error:
-            raise UserError(str(error)) from None
+            raise UserError(with_names(str(error), rec.seats)) from None
         rec = await self._save(rec, game, action, player, user_id)
         outcome = MoveOutcome(rec, game, list(events))
         turn_passed = game.is_over or turn_key(game) != before

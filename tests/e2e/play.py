@@ -18,8 +18,11 @@ def latest_table(fake: FakeDiscord, channel: str) -> FakeMessage:
 
 
 async def open_lobby(fake: FakeDiscord, host: FakeUser, channel: str, **options) -> FakeMessage:
+    """`/game new` as `host`: the confirmation is private, the lobby is a public message with a Join button."""
     reply = await fake.slash(host, channel, "game", "new", options=options)
-    return await reply.wait_message()
+    confirmation = await reply.wait_message()
+    assert confirmation.ephemeral and "Your table is open" in confirmation.content, confirmation.content
+    return next(m for m in reversed(fake.messages_in(channel)) if "Join" in m.button_labels)
 
 
 async def active_record(bot, channel_id: int):
@@ -70,7 +73,7 @@ async def play_turn(
     steps = 0
     while True:
         steps += 1
-        assert steps < 20, f"turn did not finish: {panel.content}"
+        assert steps < 60, f"turn did not finish: {panel.content}"  # a 2-king player may chain two turns
         text = panel.content
         if text.startswith("Done"):
             return panel
@@ -119,3 +122,18 @@ async def play_game(
         user = people[d.player]
         await play_turn(fake, user, channel, rng)
     raise AssertionError("the game did not end")
+
+
+async def start_game(fake: FakeDiscord, host: FakeUser, channel: str, joiners=(), **options) -> FakeMessage:
+    """Open a lobby by slash command, have `joiners` click Join, the host clicks Start; returns the first table."""
+    lobby = await open_lobby(fake, host, channel, **options)
+    for user in joiners:
+        await (await fake.click(user, lobby, "Join")).wait_message()
+    await (await fake.click(host, lobby, "Start")).wait_message()
+    await fake.settle()
+    return latest_table(fake, channel)
+
+
+async def logged_actions(bot, channel_id: int) -> list[dict]:
+    games = await bot.store.list_games(channel_id=channel_id, limit=1)
+    return [a.action for a in await bot.store.get_actions(games[0].id)]

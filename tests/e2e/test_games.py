@@ -4,24 +4,81 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.play import latest_table, open_lobby, play_game
+from tests.e2e.play import latest_table, logged_actions, play_game, start_game
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_kingdomino_two_players_whole_game(fake, bot):
-    lobby = await open_lobby(fake, fake.alice, "kingdomino", game="kingdomino", players=2)
-    assert "Kingdomino" in lobby.content and "Join" in lobby.button_labels
-    await (await fake.click(fake.bob, lobby, "Join")).wait_message()
-    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
-    await fake.settle()
-    first = latest_table(fake, "kingdomino")
-    assert "it's your turn" in first.content
-    people = {str(fake.alice.id): fake.alice, str(fake.bob.id): fake.bob}
-    await play_game(fake, bot, "kingdomino", people)
-    final = latest_table(fake, "kingdomino")
-    assert "wins" in final.content or "win" in final.content
+def _people(fake, *users):
+    return {str(u.id): u for u in users}
+
+
+async def _finished(fake, bot, channel):
+    final = latest_table(fake, channel)
+    assert "win" in final.content
     assert any(a.filename == "scores.png" for a in final.attachments)
     assert "Rematch" in final.button_labels
-    rec = (await bot.store.list_games(channel_id=fake.channel("kingdomino").id, limit=1))[0]
+    assert "Take my turn" not in final.button_labels
+    rec = (await bot.store.list_games(channel_id=fake.channel(channel).id, limit=1))[0]
     assert rec.status == "finished"
+    return final
+
+
+async def test_kingdomino_two_players_whole_game(fake, bot):
+    first = await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
+    assert "it's your turn" in first.content and "<@" in first.content
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob))
+    final = await _finished(fake, bot, "kingdomino")
+    # Every table but the last lost its controls: old messages do not pile up buttons.
+    tables = [m for m in fake.messages_in("kingdomino") if any(a.filename == "table.png" for a in m.attachments)]
+    assert len(tables) > 20
+    assert all(not m.buttons for m in tables[:-1])
+    assert final.attachments[0].image().size[0] >= 1000
+
+
+async def test_kingdomino_four_players_whole_game(fake, bot):
+    await start_game(
+        fake, fake.alice, "kingdomino", [fake.bob, fake.carol, fake.dave], game="kingdomino", players=4, harmony=True
+    )
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob, fake.carol, fake.dave), seed=2)
+    final = await _finished(fake, bot, "kingdomino")
+    assert "harmony" in final.content.lower() or "Scores" in final.content
+
+
+async def test_mighty_duel_whole_game(fake, bot):
+    await start_game(fake, fake.bob, "kingdomino", [fake.carol], game="kingdomino", players=2, mighty_duel=True)
+    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
+    assert rec.game.setup.kingdom_size == 7
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.bob, fake.carol), seed=3)
+    await _finished(fake, bot, "kingdomino")
+
+
+async def test_queendomino_three_players_uses_knights_buildings_and_dragon(fake, bot):
+    await start_game(fake, fake.alice, "kingdomino", [fake.bob, fake.carol], game="queendomino", players=3)
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob, fake.carol), seed=4)
+    await _finished(fake, bot, "kingdomino")
+    kinds = {a["type"] for a in await logged_actions(bot, fake.channel("kingdomino").id)}
+    assert {"place", "claim", "tax", "build", "dragon", "skip"} <= kinds
+
+
+async def test_royal_wedding_teams_of_six_with_computer_players(fake, bot):
+    await start_game(
+        fake,
+        fake.alice,
+        "kingdomino",
+        [fake.bob],
+        game="royal-wedding",
+        players=6,
+        teams=True,
+        computers=4,
+        computer_level="easy",
+    )
+    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
+    assert rec.game.config.teams is not None and len(rec.game.kingdoms) == 3
+    # Teams are consecutive seats, as the lobby says: Alice (seat 1) with Bot 1, Bob (seat 6, he joined after the
+    # four computer players) with Bot 4.
+    assert rec.game.kingdoms[0].players == (str(fake.alice.id), "cpu:1")
+    assert rec.game.kingdoms[2].players == ("cpu:4", str(fake.bob.id))
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob), seed=5)
+    final = await _finished(fake, bot, "kingdomino")
+    assert "Alice & Bot 1 (easy)" in final.content and "Bot 4 (easy) & Bob" in final.content

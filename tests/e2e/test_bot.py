@@ -1,0 +1,314 @@
+"""The bot's behaviour around the games: restarts, simultaneous clicks, refusals, typing, timers, looking, stats."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from datetime import timedelta
+
+import pytest
+
+from cogs.service import utcnow
+from tests.e2e.play import TURN, latest_table, open_lobby, play_game, play_turn, select_panel, start_game
+
+pytestmark = pytest.mark.e2e
+CH = "kingdomino"
+
+
+async def _record(bot, fake, channel=CH):
+    return await bot.store.get_active_game(fake.channel(channel).id)
+
+
+async def _panel(fake, user, channel=CH):
+    reply = await fake.click(user, latest_table(fake, channel), TURN)
+    return await reply.wait_message()
+
+
+async def _private(reply):
+    message = await reply.wait_message()
+    assert message.ephemeral, "a refusal or a look is private"
+    return message.content
+
+
+# -- restarts -------------------------------------------------------------------------------------------------
+async def test_restart_mid_game_old_buttons_still_work(fake, harness, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(7)
+    for _ in range(6):
+        rec = await _record(bot, fake)
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    rec = await _record(bot, fake)
+    player = people[rec.game.decision().player]
+    panel = await _panel(fake, player)  # a private panel made by the first process
+    table_before = latest_table(fake, CH)
+
+    new_bot = await harness.restart()
+    assert new_bot is not bot
+    after = await _record(new_bot, fake)
+    assert after.version == rec.version and after.game.to_dict() == rec.game.to_dict()
+
+    # The panel's select, sent before the restart, still works in the new process.
+    options = panel.selects[0]["options"] if panel.selects else None
+    if options:
+        panel = await select_panel(fake, player, panel, 0, options[0]["value"])
+        assert "which way does the second square" in panel.content
+    # So does the table's button.
+    reply = await fake.click(player, table_before, TURN)
+    assert "Your turn" in (await reply.wait_message()).content
+    await play_game(fake, new_bot, CH, people, seed=8)
+    assert (await new_bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0].status == "finished"
+
+
+# -- concurrency ----------------------------------------------------------------------------------------------
+async def test_two_clicks_at_once_apply_one_move(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    rec = await _record(bot, fake)
+    player = fake.alice if rec.game.decision().player == str(fake.alice.id) else fake.bob
+    first = await _panel(fake, player)
+    second = await _panel(fake, player)
+    target = first.buttons[0]["custom_id"]
+    assert target == second.buttons[0]["custom_id"]
+    replies = await asyncio.gather(fake.click(player, first, target), fake.click(player, second, target))
+    await fake.settle()
+    after = await _record(bot, fake)
+    assert after.version == rec.version + 1, "exactly one of the two clicks was applied"
+    assert len(await bot.store.get_actions(rec.id)) == 1
+    texts = [m.content for r in replies for m in r.followups]
+    assert any("The table changed" in t for t in texts), texts
+
+
+async def test_two_people_join_at_once_both_get_seats(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="queendomino", players=4)
+    await asyncio.gather(fake.click(fake.bob, lobby, "Join"), fake.click(fake.carol, lobby, "Join"))
+    await fake.settle()
+    rec = await _record(bot, fake)
+    assert {s.display_name for s in rec.seats} >= {"bob", "carol"} or len(rec.seats) == 3
+    assert len(rec.seats) == 3
+
+
+# -- refusals -------------------------------------------------------------------------------------------------
+async def test_refusals_are_private_specific_and_change_nothing(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    rec = await _record(bot, fake)
+    acting = fake.alice if rec.game.decision().player == str(fake.alice.id) else fake.bob
+    waiting = fake.bob if acting is fake.alice else fake.alice
+    table = latest_table(fake, CH)
+
+    text = await _private(await fake.click(waiting, table, TURN))
+    assert text.lower().startswith(f"it's {acting.name}'s turn: they must choose a domino")
+    text = await _private(await fake.click(fake.carol, table, TURN))
+    assert "You are not playing in this game" in text
+    text = await _private(await fake.slash(acting, CH, "play", "place", options={"cell": "A1", "direction": "right"}))
+    assert "must choose a domino" in text or "not" in text
+    text = await _private(await fake.slash(acting, CH, "play", "claim", options={"domino": "99"}))
+    assert "is not in the line: choose one of" in text
+    text = await _private(await fake.slash(acting, CH, "play", "skip"))
+    assert text.lower() == f"**{acting.name}** must choose a domino of the first line, not skip."
+    # A second game in a busy channel points at the running one.
+    text = await _private(await fake.slash(fake.carol, CH, "game", "new", options={"game": "kingdomino"}))
+    assert "already has a game" in text and "discord.com/channels" in text
+    # Impossible options are refused before anything is created.
+    text = await _private(
+        await fake.slash(fake.carol, "general", "game", "new", options={"game": "queendomino", "mighty_duel": True})
+    )
+    assert "Mighty Duel" in text
+    text = await _private(
+        await fake.slash(
+            fake.carol, "general", "game", "new", options={"game": "kingdomino", "players": 5}, client_checks=False
+        )
+    )
+    assert "2-4 players, not 5" in text
+    assert (await _record(bot, fake, "general")) is None
+    after = await _record(bot, fake)
+    assert after.version == rec.version and after.game.to_dict() == rec.game.to_dict()
+
+
+async def test_illegal_placement_and_wrong_phase_by_typing(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="queendomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(1)
+    while (rec := await _record(bot, fake)).game.decision().kind != "place":
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    user = people[rec.game.decision().player]
+    text = await _private(await fake.slash(user, CH, "play", "place", options={"cell": "A1", "direction": "right"}))
+    assert text == "place A1 right: That spot is not connected to the castle or to a square of the same terrain."
+    text = await _private(await fake.slash(user, CH, "play", "build", options={"building": "0", "cell": "G7"}))
+    assert "must place domino" in text
+    text = await _private(await fake.slash(user, CH, "play", "place", options={"cell": "zz", "direction": "right"}))
+    assert "Cannot read cell" in text
+    after = await _record(bot, fake)
+    assert after.version == rec.version
+
+
+async def test_missing_coins_is_refused(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="queendomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(2)
+    for _ in range(200):
+        rec = await _record(bot, fake)
+        game = rec.game
+        d = game.decision()
+        k = game.kingdoms[d.kingdom]
+        if d.kind == "build":
+            pricey = [s for s, b in enumerate(game.board) if b and game.cost_of(s, d.kingdom) > k.coins]
+            if pricey:
+                r, c = k.free_town_cells()[0]
+                from engine import cell_name
+
+                slot = pricey[0]
+                text = await _private(
+                    await fake.slash(
+                        people[d.player], CH, "play", "build", options={"building": str(slot), "cell": cell_name(r, c)}
+                    )
+                )
+                assert text == f"You need {game.cost_of(slot, d.kingdom)} coins, you have {k.coins}."
+                assert (await _record(bot, fake)).version == rec.version
+                return
+        await play_turn(fake, people[d.player], CH, rng)
+    pytest.fail("no build decision with an unaffordable building came up")
+
+
+async def test_stale_panel_after_the_move_was_made_by_typing(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    rec = await _record(bot, fake)
+    d = rec.game.decision()
+    user = fake.alice if d.player == str(fake.alice.id) else fake.bob
+    panel = await _panel(fake, user)
+    free = [a.domino for a in rec.game.legal_actions()]
+    await (await fake.slash(user, CH, "play", "claim", options={"domino": free[-1]})).wait_message()
+    reply = await fake.click(user, panel, panel.buttons[0]["custom_id"])
+    await fake.settle()
+    assert any("The table changed" in m.content for m in reply.followups)
+
+
+async def test_host_and_manage_channels_rules(fake, bot):
+    lobby = await open_lobby(fake, fake.bob, CH, game="kingdomino", players=2)
+    await (await fake.click(fake.carol, lobby, "Join")).wait_message()
+    assert "Only the host" in await _private(await fake.click(fake.carol, lobby, "Start"))
+    assert "Only the host or a member with Manage Channels" in await _private(
+        await fake.click(fake.carol, lobby, "Cancel")
+    )
+    assert "The game is cancelled" in await _private(await fake.click(fake.alice, lobby, "Cancel"))  # Manage Channels
+    assert (await _record(bot, fake)) is None
+    assert "cancelled by" in fake.last_message(CH).content
+
+
+async def test_not_enough_players_to_start(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="queendomino", players=3)
+    text = await _private(await fake.click(fake.alice, lobby, "Start"))
+    assert "cannot start yet" in text and "2-4 players, not 1" in text
+
+
+async def test_missing_channel_permission_is_named(fake, bot):
+    reply = await fake.slash(fake.alice, "announcements", "game", "new", options={"game": "kingdomino"})
+    text = await _private(reply)
+    assert "missing permissions" in text and "Send Messages" in text
+
+
+async def test_unexpected_error_gets_an_apology_and_is_logged(fake, harness, bot, monkeypatch):
+    look = sys.modules["cogs.look"]  # the running bot's extension module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(look, "render_remaining", broken)
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    text = await _private(await fake.click(fake.bob, latest_table(fake, CH), "To come"))
+    assert text.startswith("Sorry, something went wrong")
+    errors = harness.take_logged_errors()
+    assert any("boom" in e or "failed" in e for e in errors)
+
+
+# -- typing -----------------------------------------------------------------------------------------------------
+async def test_whole_game_by_slash_commands_with_autocomplete(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    for _ in range(200):
+        rec = await _record(bot, fake)
+        if rec is None:
+            break
+        d = rec.game.decision()
+        user = people[d.player]
+        if d.kind == "place":
+            cells = await fake.autocomplete(user, CH, "play", "place", focused="cell")
+            assert cells and len(cells) <= 25
+            cell = cells[0]["value"]
+            dirs = await fake.autocomplete(user, CH, "play", "place", focused="direction", options={"cell": cell})
+            assert dirs, cell
+            reply = await fake.slash(user, CH, "play", "place", options={"cell": cell, "direction": dirs[0]["value"]})
+        else:
+            choices = await fake.autocomplete(user, CH, "play", "claim", focused="domino")
+            legal = {a.domino for a in rec.game.legal_actions()}
+            assert {c["value"] for c in choices} == legal
+            reply = await fake.slash(user, CH, "play", "claim", options={"domino": choices[0]["value"]})
+        await reply.wait_message()
+        await fake.settle()
+    assert (await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0].status == "finished"
+    # Someone not on turn is offered nothing.
+    assert await fake.autocomplete(fake.carol, CH, "play", "claim", focused="domino") == []
+
+
+# -- timers -----------------------------------------------------------------------------------------------------
+async def test_reminder_then_deadline_plays_for_the_absent_player(fake, harness, bot):
+    await start_game(
+        fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2, reminder_hours=1.0, deadline_hours=3.0
+    )
+    rec = await _record(bot, fake)
+    absent = rec.game.decision().player
+    start = utcnow()
+    bot.service.clock = lambda: start + timedelta(hours=1.5)
+    assert await bot.service.run_due() == 1
+    assert f"<@{absent}>, reminder: it's your turn" in fake.last_message(CH).content
+    assert (await _record(bot, fake)).version == rec.version
+
+    # A restart keeps the deadline: the new process plays for the absent player.
+    new_bot = await harness.restart()
+    new_bot.service.clock = lambda: start + timedelta(hours=3.5)
+    assert await new_bot.service.run_due() == 1
+    after = await _record(new_bot, fake)
+    assert after.version > rec.version
+    assert "time ran out: the computer played their turn" in latest_table(fake, CH).content
+    actions = await new_bot.store.get_actions(rec.id)
+    assert actions[0].player_id == absent and actions[0].user_id is None
+
+
+# -- looking, stats, rematch -----------------------------------------------------------------------------------
+async def test_looks_stats_and_rematch(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2, middle_kingdom=True)
+    table = latest_table(fake, CH)
+    reply = await fake.click(fake.carol, table, "Scores")
+    assert "Scores so far" in await _private(reply)
+    reply = await fake.click(fake.bob, table, "My kingdom")
+    message = await reply.wait_message()
+    assert "CC" in message.content and message.attachments[0].image().size[0] > 300
+    message = await (await fake.click(fake.bob, table, "To come")).wait_message()
+    assert "not seen yet" in message.content and message.attachments
+    message = await (await fake.slash(fake.carol, CH, "look", "kingdom", options={"player": fake.alice})).wait_message()
+    assert "alice" in message.content.lower()
+    message = await (await fake.slash(fake.carol, CH, "look", "table")).wait_message()
+    assert message.attachments[0].image().size[0] >= 1000
+    assert "Kingdomino in short" in await _private(await fake.slash(fake.carol, CH, "rules"))
+
+    await play_game(fake, bot, CH, {str(u.id): u for u in (fake.alice, fake.bob)}, seed=11)
+    history = await (await fake.slash(fake.carol, CH, "look", "history")).wait_message()
+    assert "Last moves" in history.content and "claim" in history.content
+    stats = await (await fake.slash(fake.alice, CH, "stats", options={"player": fake.bob})).wait_message()
+    assert "Kingdomino: 1 played" in stats.content
+    stats = await (await fake.slash(fake.alice, CH, "stats")).wait_message()
+    assert stats.content.count("1 played") == 2
+
+    reply = await fake.click(fake.bob, latest_table(fake, CH), "Rematch")
+    assert "Your table is open" in await _private(reply)
+    lobby = fake.last_message(CH)
+    assert "Rematch" in lobby.content and "Join" in lobby.button_labels
+    rec = await _record(bot, fake)
+    assert rec.status == "lobby" and len(rec.seats) == 2 and rec.config["variants"] == ["middle-kingdom"]
+
+
+async def test_admin_sync_is_owner_only(fake, bot):
+    text = await _private(await fake.slash(fake.alice, CH, "admin", "sync", options={"scope": "guild"}))
+    assert "Only the bot's owner" in text
+    reply = await fake.slash(fake.owner, CH, "admin", "sync", options={"scope": "guild"})
+    assert "Synced" in (await reply.wait_message()).content
