@@ -137,3 +137,25 @@ async def start_game(fake: FakeDiscord, host: FakeUser, channel: str, joiners=()
 async def logged_actions(bot, channel_id: int) -> list[dict]:
     games = await bot.store.list_games(channel_id=channel_id, limit=1)
     return [a.action for a in await bot.store.get_actions(games[0].id)]
+
+
+async def slash_action(fake: FakeDiscord, user: FakeUser, channel: str, action) -> None:
+    """Play one engine action by typing its slash command (the test chose it among the legal ones)."""
+    from engine import BribeDragon, Build, Claim, Place, Tax, cell_name
+
+    if isinstance(action, Claim):
+        names, options = ("claim",), {"domino": action.domino}
+    elif isinstance(action, Place):
+        names, options = ("place",), {"cell": cell_name(action.row, action.col), "direction": action.direction}
+    elif isinstance(action, Tax):
+        names, options = ("tax",), {"knights": " ".join(cell_name(*c) for c in action.cells)}
+    elif isinstance(action, Build):
+        names, options = ("build",), {"building": str(action.slot), "cell": cell_name(action.row, action.col)}
+    elif isinstance(action, BribeDragon):
+        names, options = ("dragon",), {"building": str(action.slot)}
+    else:
+        names, options = ("skip",), {}
+    reply = await fake.slash(user, channel, "play", *names, options=options)
+    message = await reply.wait_message()
+    assert "Done" in message.content or "Your turn" in message.content, message.content
+    await fake.settle()

@@ -10,7 +10,16 @@ from datetime import timedelta
 import pytest
 
 from cogs.service import utcnow
-from tests.e2e.play import TURN, latest_table, open_lobby, play_game, play_turn, select_panel, start_game
+from tests.e2e.play import (
+    TURN,
+    latest_table,
+    open_lobby,
+    play_game,
+    play_turn,
+    select_panel,
+    slash_action,
+    start_game,
+)
 
 pytestmark = pytest.mark.e2e
 CH = "kingdomino"
@@ -143,11 +152,13 @@ async def test_illegal_placement_and_wrong_phase_by_typing(fake, bot):
 
 
 async def test_missing_coins_is_refused(fake, bot):
-    await start_game(fake, fake.alice, CH, [fake.bob], game="queendomino", players=2)
-    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    # Three players have one king each, so every build decision comes back to this loop.
+    await start_game(fake, fake.alice, CH, [fake.bob, fake.carol], game="queendomino", players=3)
+    people = {str(u.id): u for u in (fake.alice, fake.bob, fake.carol)}
     rng = random.Random(2)
     for _ in range(200):
         rec = await _record(bot, fake)
+        assert rec is not None, "the game ended before a build decision with an unaffordable building"
         game = rec.game
         d = game.decision()
         k = game.kingdoms[d.kingdom]
@@ -166,7 +177,7 @@ async def test_missing_coins_is_refused(fake, bot):
                 assert text == f"You need {game.cost_of(slot, d.kingdom)} coins, you have {k.coins}."
                 assert (await _record(bot, fake)).version == rec.version
                 return
-        await play_turn(fake, people[d.player], CH, rng)
+        await slash_action(fake, people[d.player], CH, rng.choice(game.legal_actions()))
     pytest.fail("no build decision with an unaffordable building came up")
 
 
