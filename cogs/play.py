@@ -14,17 +14,18 @@ from .common import UserError, domino_words
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
-async def _decision_for(interaction: discord.Interaction):
-    """(record, game, decision) if the user is the one to act, else None (autocomplete offers nothing then)."""
+async def _legal(interaction: discord.Interaction, kind: type):
+    """(game, decision, legal actions of `kind`) for the person typing; nothing unless it is their decision, so
+    autocomplete only ever offers legal values."""
     try:
         rec = await service_of(interaction).active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
     except UserError:
-        return None
+        return None, None, []
     game = rec.game
     d = game.decision() if game else None
     if d is None or d.player != str(interaction.user.id):
-        return None
-    return rec, game, d
+        return None, None, []
+    return game, d, [a for a in game.legal_actions() if isinstance(a, kind)]
 
 
 def _choices(pairs, current: str) -> list[app_commands.Choice[str]]:
@@ -46,7 +47,10 @@ class PlayCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = service_of(interaction)
             rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
-            action = make_action(rec)
+            try:
+                action = make_action(rec)
+            except ValueError as error:  # unreadable input: say what is wrong, change nothing
+                raise UserError(str(error)) from None
             await service.play(rec.id, interaction.user.id, action)
             await after_action(interaction, rec.id, str(interaction.user.id))
 
@@ -80,15 +84,9 @@ class PlayCog(commands.Cog):
 
     @claim.autocomplete("domino")
     async def claim_domino(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, _ = found
-        rw = game.config.game == "royal-wedding"
-        return _choices(
-            [(domino_words(a.domino, with_box=rw), a.domino) for a in game.legal_actions() if isinstance(a, Claim)],
-            current,
-        )
+        game, _, claims = await _legal(interaction, Claim)
+        rw = game is not None and game.config.game == "royal-wedding"
+        return _choices([(domino_words(a.domino, with_box=rw), a.domino) for a in claims], current)
 
     # -- place ------------------------------------------------------------------------------------------------
     @play.command(
@@ -97,65 +95,46 @@ class PlayCog(commands.Cog):
     @app_commands.describe(cell="Cell of the first square, like E4", direction="Where the second square goes")
     async def place(self, interaction: discord.Interaction, cell: str, direction: str) -> None:
         def make(rec):
-            try:
-                r, c = parse_cell(cell)
-                return Place(r, c, parse_direction(direction))
-            except ValueError as error:
-                raise UserError(str(error)) from None
+            r, c = parse_cell(cell)
+            return Place(r, c, parse_direction(direction))
 
         await self._do(interaction, make)
 
     @place.autocomplete("cell")
     async def place_cell(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, _ = found
-        places = [a for a in game.legal_actions() if isinstance(a, Place)]
-        cells = sorted({(a.row, a.col) for a in places})
+        _, _, places = await _legal(interaction, Place)
         pairs = []
-        for r, c in cells:
+        for r, c in sorted({(a.row, a.col) for a in places}):
             dirs = ", ".join(a.direction for a in places if (a.row, a.col) == (r, c))
             pairs.append((f"{cell_name(r, c)} (then {dirs})", cell_name(r, c)))
         return _choices(pairs, current)
 
     @place.autocomplete("direction")
     async def place_direction(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, _ = found
+        _, _, places = await _legal(interaction, Place)
         try:
             r, c = parse_cell(str(interaction.namespace.cell or ""))
         except ValueError:
             return []
-        dirs = [a.direction for a in game.legal_actions() if isinstance(a, Place) and (a.row, a.col) == (r, c)]
-        return _choices([(d, d) for d in dirs], current)
+        return _choices([(a.direction, a.direction) for a in places if (a.row, a.col) == (r, c)], current)
 
     # -- tax ------------------------------------------------------------------------------------------------
     @play.command(name="tax", description="Send one or two knights onto the domino you just placed")
     @app_commands.describe(knights="Where the knights go, like E4 or E4 F4")
     async def tax(self, interaction: discord.Interaction, knights: str) -> None:
         def make(rec):
-            try:
-                return Tax(tuple(parse_cell(w) for w in knights.replace(",", " ").split()))
-            except ValueError as error:
-                raise UserError(str(error)) from None
+            return Tax(tuple(parse_cell(w) for w in knights.replace(",", " ").split()))
 
         await self._do(interaction, make)
 
     @tax.autocomplete("knights")
     async def tax_knights(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, d = found
+        game, d, taxes = await _legal(interaction, Tax)
         pairs = []
-        for a in game.legal_actions():
-            if isinstance(a, Tax):
-                coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
-                where = " ".join(cell_name(*c) for c in a.cells)
-                pairs.append((f"{where} (+{coins} coins)", where))
+        for a in taxes:
+            coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
+            where = " ".join(cell_name(*c) for c in a.cells)
+            pairs.append((f"{where} (+{coins} coins)", where))
         return _choices(pairs, current)
 
     # -- build ----------------------------------------------------------------------------------------------
@@ -176,29 +155,17 @@ class PlayCog(commands.Cog):
 
     @build.autocomplete("building")
     async def build_building(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, d = found
-        slots = sorted({a.slot for a in game.legal_actions() if isinstance(a, Build)})
-        return _choices(
-            [
-                (
-                    f"{building(game.board[s]).name} — {game.cost_of(s, d.kingdom)} coins: {building(game.board[s]).effect_text()}",
-                    str(s),
-                )
-                for s in slots
-            ],
-            current,
-        )
+        game, d, builds = await _legal(interaction, Build)
+        pairs = []
+        for s in sorted({a.slot for a in builds}):
+            b = building(game.board[s])
+            pairs.append((f"{b.name} — {game.cost_of(s, d.kingdom)} coins: {b.effect_text()}", str(s)))
+        return _choices(pairs, current)
 
     @build.autocomplete("cell")
     async def build_cell(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, _ = found
-        cells = sorted({(a.row, a.col) for a in game.legal_actions() if isinstance(a, Build)})
+        _, _, builds = await _legal(interaction, Build)
+        cells = sorted({(a.row, a.col) for a in builds})
         return _choices([(cell_name(r, c), cell_name(r, c)) for r, c in cells], current)
 
     # -- dragon and skip ------------------------------------------------------------------------------------
@@ -215,18 +182,8 @@ class PlayCog(commands.Cog):
 
     @dragon.autocomplete("building")
     async def dragon_building(self, interaction: discord.Interaction, current: str):
-        found = await _decision_for(interaction)
-        if not found:
-            return []
-        _, game, _ = found
-        return _choices(
-            [
-                (building(game.board[a.slot]).name, str(a.slot))
-                for a in game.legal_actions()
-                if isinstance(a, BribeDragon)
-            ],
-            current,
-        )
+        game, _, burns = await _legal(interaction, BribeDragon)
+        return _choices([(building(game.board[a.slot]).name, str(a.slot)) for a in burns], current)
 
     @play.command(name="skip", description="Pass on the optional step at hand (tax, build or dragon)")
     async def skip(self, interaction: discord.Interaction) -> None:

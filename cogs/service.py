@@ -103,6 +103,13 @@ class GameService:
         except StoreError as error:
             raise UserError(str(error)) from None
 
+    async def at_version(self, game_id: int, version: int) -> GameRecord:
+        """The game as it was when a control was drawn; refused as out of date if anything changed since."""
+        rec = await self.get(game_id)
+        if rec.version != version:
+            raise UserError(STALE)
+        return rec
+
     async def active(self, channel_id: int, *, playing: bool = False) -> GameRecord:
         try:
             rec = await self.store.get_active_game(channel_id)

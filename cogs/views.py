@@ -278,9 +278,7 @@ class DirectionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer()
-            rec = await service_of(interaction).get(self.gid)
-            if rec.version != self.ver or rec.game is None:
-                raise UserError(STALE)
+            rec = await service_of(interaction).at_version(self.gid, self.ver)
             game = rec.game
             d = game.decision()
             if d is None or d.player != str(interaction.user.id) or d.kind != "place":
@@ -332,9 +330,7 @@ class CellSelect(
 
 
 async def open_cell(interaction: discord.Interaction, gid: int, ver: int, cell: tuple[int, int]) -> None:
-    rec = await service_of(interaction).get(gid)
-    if rec.version != ver:
-        raise UserError(STALE)
+    rec = await service_of(interaction).at_version(gid, ver)
     await show_panel(interaction, await build_panel(rec, str(interaction.user.id), cell=cell), edit=True)
 
 
@@ -376,9 +372,7 @@ class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
-            rec = await service_of(interaction).get(self.gid)
-            if rec.version != self.ver:
-                raise UserError(STALE)
+            rec = await service_of(interaction).at_version(self.gid, self.ver)
             panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]))
             await show_panel(interaction, panel, edit=True)
 
@@ -399,9 +393,7 @@ class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:p
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer()
-            rec = await service_of(interaction).get(self.gid)
-            if rec.version != self.ver:
-                raise UserError(STALE)
+            rec = await service_of(interaction).at_version(self.gid, self.ver)
             await show_panel(interaction, await build_panel(rec, str(interaction.user.id)), edit=True)
 
         await guarded(interaction, work())
