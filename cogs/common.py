@@ -28,6 +28,11 @@ class UserError(Exception):
     """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed."""
 
 
+def count(n: int, word: str) -> str:
+    """`1 coin`, `3 coins`, `0 knights`."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def domino_words(domino_id: str, *, with_box: bool = False) -> str:
     """`23 (W1 F0)`: the number and both squares; the box letter first in Royal Wedding."""
     d = domino(domino_id)
@@ -94,8 +99,8 @@ def economy_line(game: Game, seats) -> str:
     for i, k in enumerate(game.kingdoms):
         queen = " 👑queen" if game.queen == i else ""
         parts.append(
-            f"{kingdom_name(game, seats, i)}: {k.coins} coins, {k.knights_reserve} knights in reserve, "
-            f"{k.towers} towers{queen}"
+            f"{kingdom_name(game, seats, i)}: {count(k.coins, 'coin')}, {count(k.knights_reserve, 'knight')} in "
+            f"reserve, {count(k.towers, 'tower')}{queen}"
         )
     return "\n".join(parts)
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 from engine import BribeDragon, Build, Claim, Place, Skip, Tax, building, cell_name, parse_cell
 from engine.kingdom import parse_direction
 
-from .common import UserError, domino_words
+from .common import UserError, count, domino_words
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
@@ -134,7 +134,7 @@ class PlayCog(commands.Cog):
         for a in taxes:
             coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
             where = " ".join(cell_name(*c) for c in a.cells)
-            pairs.append((f"{where} (+{coins} coins)", where))
+            pairs.append((f"{where} (+{count(coins, 'coin')})", where))
         return _choices(pairs, current)
 
     # -- build ----------------------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ class PlayCog(commands.Cog):
         pairs = []
         for s in sorted({a.slot for a in builds}):
             b = building(game.board[s])
-            pairs.append((f"{b.name} — {game.cost_of(s, d.kingdom)} coins: {b.effect_text()}", str(s)))
+            pairs.append((f"{b.name} — {count(game.cost_of(s, d.kingdom), 'coin')}: {b.effect_text()}", str(s)))
         return _choices(pairs, current)
 
     @build.autocomplete("cell")

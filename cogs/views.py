@@ -15,7 +15,7 @@ from db.models import GameRecord, GameStatus
 from engine import Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
 from render import render_kingdom
 
-from .common import UserError, building_words, decision_words, domino_words, seat_name
+from .common import UserError, building_words, count, decision_words, domino_words, seat_name
 from .service import STALE, GameService, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
@@ -154,11 +154,11 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             if isinstance(a, Tax):
                 coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
                 where = "both squares" if len(a.cells) == 2 else cell_name(*a.cells[0])
-                label = f"Knight{'s' if len(a.cells) == 2 else ''} on {where}: +{coins} coins"
+                label = f"Knight{'s' if len(a.cells) == 2 else ''} on {where}: +{count(coins, 'coin')}"
                 items.append(ActionButton(gid, ver, a, label=label, style=discord.ButtonStyle.primary))
         items.append(ActionButton(gid, ver, Skip(), label="Skip tax"))
         return Panel(
-            f"{head}\nYou have {k.knights_reserve} knight(s) in reserve and {k.coins} coins. A knight stays where "
+            f"{head}\nYou have {count(k.knights_reserve, 'knight')} in reserve and {count(k.coins, 'coin')}. A knight stays where "
             "it goes and collects one coin per square of its territory, plus building bonuses.",
             items=items,
         )
@@ -166,7 +166,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
         slots = sorted({a.slot for a in game.legal_actions() if isinstance(a, Build)})
         options = [
             discord.SelectOption(
-                label=f"{building(game.board[s]).name} — {game.cost_of(s, d.kingdom)} coins"[:100],  # type: ignore[arg-type]
+                label=f"{building(game.board[s]).name} — {count(game.cost_of(s, d.kingdom), 'coin')}"[:100],  # type: ignore[arg-type]
                 value=str(s),
                 description=building(game.board[s]).effect_text()[:100],  # type: ignore[arg-type]
             )
@@ -174,7 +174,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
         ]
         items = [BuildSelect(gid, ver, options=options, placeholder="Choose a building you can afford")]
         items.append(ActionButton(gid, ver, Skip(), label="Skip building"))
-        return Panel(f"{head}\nYou have {k.coins} coins.", items=items)
+        return Panel(f"{head}\nYou have {count(k.coins, 'coin')}.", items=items)
     if d.kind == "dragon":
         items = [
             ActionButton(gid, ver, a, label=f"Burn {building(game.board[a.slot]).name}"[:80])  # type: ignore[arg-type]
@@ -184,7 +184,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
         items.append(ActionButton(gid, ver, Skip(), label="Skip the dragon", style=discord.ButtonStyle.primary))
         return Panel(
             f"{head}\nFor 1 coin the dragon burns a building of the builders' board (once a round). "
-            f"You have {k.coins} coins.",
+            f"You have {count(k.coins, 'coin')}.",
             items=items[:25],
         )
     return Panel(head)  # pragma: no cover
@@ -208,7 +208,9 @@ async def build_site_panel(rec: GameRecord, player: str, slot: int) -> Panel:
     png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
     name = building_words(game.board[slot])  # type: ignore[arg-type]
     return Panel(
-        f"Build the **{name}** for {game.cost_of(slot, d.kingdom)} coins on which town square?", png, items=items
+        f"Build the **{name}** for {count(game.cost_of(slot, d.kingdom), 'coin')} on which town square?",
+        png,
+        items=items,
     )
 
 
