@@ -323,3 +323,29 @@ async def test_admin_sync_is_owner_only(fake, bot):
     assert "Only the bot's owner" in text
     reply = await fake.slash(fake.owner, CH, "admin", "sync", options={"scope": "guild"})
     assert "Synced" in (await reply.wait_message()).content
+
+
+async def test_a_thread_is_a_channel_of_its_own(fake, bot):
+    from tests.fakediscord.model import ChannelType
+
+    # Carol opens a thread under #kingdomino (Discord tells the bot with THREAD_CREATE).
+    thread = fake._add_channel(
+        "duel-thread",
+        ChannelType.PUBLIC_THREAD,
+        parent_id=fake.kingdomino.id,
+        owner_id=fake.carol.id,
+        auto_archive_duration=1440,
+        thread_member_ids={fake.carol.id, fake.dave.id},
+    )
+    await fake.dispatch("THREAD_CREATE", {**fake._channel_payload(thread), "newly_created": True})
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    await start_game(fake, fake.carol, thread.name, [fake.dave], game="queendomino", players=2)
+    in_channel = await _record(bot, fake, CH)
+    in_thread = await _record(bot, fake, thread.name)
+    assert in_channel.id != in_thread.id and in_thread.kind == "queendomino"
+    rng = random.Random(3)
+    people = {str(u.id): u for u in (fake.carol, fake.dave)}
+    await play_turn(fake, people[in_thread.game.decision().player], thread.name, rng)
+    assert (await _record(bot, fake, thread.name)).version > in_thread.version
+    assert (await _record(bot, fake, CH)).version == in_channel.version
+    assert "Queendomino" in latest_table(fake, thread.name).content
