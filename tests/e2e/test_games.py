@@ -82,3 +82,17 @@ async def test_royal_wedding_teams_of_six_with_computer_players(fake, bot):
     await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob), seed=5)
     final = await _finished(fake, bot, "kingdomino")
     assert "Alice & Bot 1 (easy)" in final.content and "Bot 4 (easy) & Bob" in final.content
+
+
+async def test_solo_game_against_a_hard_computer(fake, bot):
+    bot.service.hard_budget = 0.05  # the real default is 1 s per move; the path is the same
+    await start_game(
+        fake, fake.dave, "kingdomino", [], game="kingdomino", players=2, computers=1, computer_level="hard"
+    )
+    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
+    assert [s.cpu_level for s in rec.seats] == [None, "hard"]
+    await play_game(fake, bot, "kingdomino", _people(fake, fake.dave), seed=6)
+    await _finished(fake, bot, "kingdomino")
+    actions = await bot.store.get_actions(rec.id)
+    by_computer = [a for a in actions if a.player_id == "cpu:1"]
+    assert by_computer and all(a.user_id is None for a in by_computer)
