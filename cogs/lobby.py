@@ -133,6 +133,7 @@ async def open_lobby(
             kind=kind,
             config=options,
             seats=seats,
+            seed=service.new_seed(),
             reminder_hours=reminder_hours,
             deadline_hours=deadline_hours,
         )

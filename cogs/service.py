@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import io
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -86,6 +87,10 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
+        self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
+
+    def new_seed(self) -> int:
+        return self.seeds.randrange(2**62)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)

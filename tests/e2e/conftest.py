@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 
@@ -112,6 +113,9 @@ async def harness(
 
 
 @pytest.fixture
-def bot(harness: BotRunner) -> commands.Bot:
+def bot(request: pytest.FixtureRequest, harness: BotRunner) -> commands.Bot:
     assert harness.bot is not None
+    service = getattr(harness.bot, "service", None)
+    if service is not None:  # the project's bot: new games get seeds from the test's name, so runs repeat exactly
+        service.seeds = random.Random(request.node.name)
     return harness.bot

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from cogs.service import utcnow
+from engine import Build, Skip
 from tests.e2e.play import (
     TURN,
     latest_table,
@@ -177,7 +178,16 @@ async def test_missing_coins_is_refused(fake, bot):
                 assert text == f"You need {game.cost_of(slot, d.kingdom)} coins, you have {k.coins}."
                 assert (await _record(bot, fake)).version == rec.version
                 return
-        await slash_action(fake, people[d.player], CH, rng.choice(game.legal_actions()))
+        # Steer toward the situation: never collect tax, always buy the dearest building one can afford.
+        legal = game.legal_actions()
+        builds = [a for a in legal if isinstance(a, Build)]
+        if d.kind == "build" and builds:
+            action = min(builds, key=lambda a: a.slot)
+        elif d.kind in ("tax", "dragon"):
+            action = Skip()
+        else:
+            action = rng.choice(legal)
+        await slash_action(fake, people[d.player], CH, action)
     pytest.fail("no build decision with an unaffordable building came up")
 
 
