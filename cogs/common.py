@@ -16,12 +16,8 @@ log = logging.getLogger(__name__)
 GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 TERRAIN_SYMBOL = {t: letter for t, letter in TERRAIN_LETTER.items()}
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
-NEEDED_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
-}
+NEEDED_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages", "attach_files": "Attach Files"}
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
 
 class UserError(Exception):

@@ -15,7 +15,7 @@ from engine import GameConfig
 from engine.config import PLAYER_RANGE
 from render import PLAYER_COLOURS
 
-from .common import ALLOWED_MENTIONS, GAME_NAMES, NEEDED_PERMISSIONS, UserError, strip_controls
+from .common import ALLOWED_MENTIONS, GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, strip_controls
 from .service import STALE
 from .views import guarded, service_of
 
@@ -85,23 +85,26 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
     return view
 
 
-async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord) -> None:
-    """Show the lobby's new state on its message."""
+async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord, message_id: int | None = None) -> None:
+    """Show the lobby's new state on its message (by default the game's recorded message)."""
     channel = interaction.client.get_partial_messageable(rec.channel_id)
-    if rec.table_message_id is None:
+    message_id = message_id or rec.table_message_id
+    if message_id is None:
         return
     with contextlib.suppress(discord.HTTPException):
-        await channel.get_partial_message(rec.table_message_id).edit(
+        await channel.get_partial_message(message_id).edit(
             content=lobby_text(rec), view=lobby_view(rec), allowed_mentions=discord.AllowedMentions.none()
         )
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """What the bot lacks to run a game here (in a thread, Send Messages in Threads replaces Send Messages)."""
     perms = interaction.app_permissions
-    missing = [name for attr, name in NEEDED_PERMISSIONS.items() if not getattr(perms, attr)]
-    if isinstance(interaction.channel, discord.Thread) and not perms.send_messages_in_threads:
-        missing.append("Send Messages in Threads")
-    return missing
+    needed = dict(NEEDED_PERMISSIONS)
+    if getattr(interaction.channel, "type", None) in THREAD_TYPES:
+        del needed["send_messages"]
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    return [name for attr, name in needed.items() if not getattr(perms, attr)]
 
 
 def may_manage(interaction: discord.Interaction, rec: GameRecord) -> bool:
@@ -147,9 +150,16 @@ async def open_lobby(
             "Finish or cancel it first, or start a thread for another game."
         ) from None
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
-    message = await channel.send(
-        (note + "\n" if note else "") + lobby_text(rec), view=lobby_view(rec), allowed_mentions=ALLOWED_MENTIONS
-    )
+    try:
+        message = await channel.send(
+            (note + "\n" if note else "") + lobby_text(rec), view=lobby_view(rec), allowed_mentions=ALLOWED_MENTIONS
+        )
+    except discord.HTTPException as error:
+        await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
+        raise UserError(
+            f"I could not post the table in this channel ({error.text or error.status}): check that I can view "
+            "the channel, send messages and attach files."
+        ) from None
     await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
     await interaction.followup.send("Your table is open: players join with the **Join** button below.", ephemeral=True)
     return await service.get(rec.id)
@@ -198,8 +208,11 @@ async def lobby_action(interaction: discord.Interaction, gid: int, op: str, leve
                 raise UserError("This game is already over.")
             if not may_manage(interaction, rec):
                 raise UserError("Only the host or a member with Manage Channels can cancel this game.")
+            was_lobby = rec.status == GameStatus.LOBBY
             await service.store.cancel_game(rec.id)
             rec = await service.get(gid)
+            if was_lobby:
+                await refresh_lobby(interaction, rec)
             await interaction.followup.send("The game is cancelled.", ephemeral=True)
             channel = interaction.client.get_partial_messageable(rec.channel_id)
             await channel.send(
@@ -249,9 +262,11 @@ async def lobby_action(interaction: discord.Interaction, gid: int, op: str, leve
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
-                await refresh_lobby_started(interaction, rec)
-                await service.start(rec)
-                await interaction.followup.send("The game has started.", ephemeral=True)
+                check_can_start(rec)
+                lobby_message = rec.table_message_id
+                outcome = await service.start(rec)
+                await refresh_lobby(interaction, outcome.record, lobby_message)
+                await interaction.followup.send(outcome.warning or "The game has started.", ephemeral=True)
                 return
             else:
                 raise UserError(f"Unknown lobby action {op!r}.")
@@ -261,15 +276,14 @@ async def lobby_action(interaction: discord.Interaction, gid: int, op: str, leve
     await interaction.followup.send(text, ephemeral=True)
 
 
-async def refresh_lobby_started(interaction: discord.Interaction, rec: GameRecord) -> None:
-    """Check that the table can start (clear message if not) and take the lobby's controls off."""
+def check_can_start(rec: GameRecord) -> None:
+    """Refuse, saying why, a table that cannot start as it is."""
     players = tuple(s.player_id for s in rec.seats)
     teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
     try:
         GameConfig(rec.kind, players, frozenset(rec.config.get("variants", ())), teams)
     except ValueError as error:
         raise UserError(f"This table cannot start yet: {error}") from None
-    await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):

@@ -63,7 +63,9 @@ async def send_look(
         except KeyError:
             if player is not None:
                 raise UserError("That person is not playing in this game.") from None
-            index = 0
+            raise UserError(
+                "You are not playing in this game: look at a player's kingdom with `/look kingdom player:@name`."
+            ) from None
         png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
         k = game.kingdoms[index]
         owners = " & ".join(names.get(p, p) for p in k.players)

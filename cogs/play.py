@@ -51,8 +51,9 @@ class PlayCog(commands.Cog):
                 action = make_action(rec)
             except ValueError as error:  # unreadable input: say what is wrong, change nothing
                 raise UserError(str(error)) from None
-            await service.play(rec.id, interaction.user.id, action)
-            await after_action(interaction, rec.id, str(interaction.user.id))
+            # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
+            outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
+            await after_action(interaction, rec.id, str(interaction.user.id), warning=outcome.warning)
 
         await guarded(interaction, work())
 

@@ -76,6 +76,7 @@ class MoveOutcome:
     game: Game
     events: list[Event] = field(default_factory=list)
     table_posted: bool = False
+    warning: str | None = None  # set when the move is saved but something after it failed
 
 
 class GameService:
@@ -88,6 +89,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
+        self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
@@ -167,18 +169,36 @@ class GameService:
             events = game.apply(action, by=player)
         except IllegalAction as error:
             raise UserError(with_names(str(error), rec.seats)) from None
-        rec = await self._save(rec, game, action, player, user_id)
+        rec = await self._save(rec, game, action, player, user_id, events)
         outcome = MoveOutcome(rec, game, list(events))
-        turn_passed = game.is_over or turn_key(game) != before
-        if turn_passed:
-            outcome.record = rec = await self.get(rec.id)
-            await self.post_table(rec, events, note=note)
-            outcome.table_posted = True
-        await self._computer_turns(outcome)
+        await self._after_save(outcome, turn_passed=game.is_over or turn_key(game) != before, note=note)
         return outcome
 
-    async def _save(self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None) -> GameRecord:
-        """Save the move with the version check; returns the record at its new version."""
+    async def _after_save(self, outcome: MoveOutcome, *, turn_passed: bool, note: str = "") -> None:
+        """Post the table when the turn passed, then let computer seats play. The move is saved whatever happens
+        here: a failure becomes a warning for the mover (and the timer loop resumes computer turns later)."""
+        try:
+            if turn_passed:
+                await self._publish(outcome, note=note)
+            await self._computer_turns(outcome)
+        except Exception as error:
+            log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
+            reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
+            outcome.warning = f"Your move is saved, but: {reason} It will show with the next move."
+
+    async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
+        """Post the table with everything that happened since the last one."""
+        outcome.record = rec = await self.get(outcome.record.id)
+        events = self._pending.get(rec.id, [])
+        await self.post_table(rec, events, note=note)
+        self._pending.pop(rec.id, None)
+        outcome.table_posted = True
+
+    async def _save(
+        self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, events: list[Event]
+    ) -> GameRecord:
+        """Save the move with the version check; returns the record at its new version. Its events wait for the
+        next table."""
         results = results_from_game(game) if game.is_over else None
         timer = None if game.is_over else self._timer(rec, game)
         try:
@@ -194,14 +214,19 @@ class GameService:
             )
         except StaleVersion:
             raise UserError(STALE) from None
+        self._pending.setdefault(rec.id, []).extend(events)
         return dataclasses.replace(rec, version=version)
 
     def _timer(self, rec: GameRecord, game: Game) -> TurnTimer:
         d = game.decision()
         seat = rec.seat_of(d.player) if d else None
-        if seat is None or seat.is_computer:
-            return TurnTimer()
         now = self.clock()
+        if seat is None:
+            return TurnTimer()
+        if seat.is_computer:
+            # Due at once: computer turns normally follow in the same call; if that is cut short (a restart, a
+            # failed post), the timer loop picks the game up again.
+            return TurnTimer(None, now)
         return TurnTimer(
             now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None,
             now + timedelta(hours=rec.deadline_hours) if rec.deadline_hours else None,
@@ -218,13 +243,11 @@ class GameService:
             action = await self.computer_action(game, seat.cpu_level or "easy")
             before = turn_key(game)
             events = game.apply(action, by=d.player)
-            rec = await self._save(rec, game, action, d.player, None)
+            outcome.record = rec = await self._save(rec, game, action, d.player, None, events)
             outcome.events.extend(events)
             if game.is_over or turn_key(game) != before:
-                rec = await self.get(rec.id)
-                await self.post_table(rec, events)
-                outcome.table_posted = True
-        outcome.record = rec
+                await self._publish(outcome)
+                rec = outcome.record
 
     async def computer_action(self, game: Game, level: str) -> Action:
         """A computer player's choice, computed in a worker thread with a bounded thinking time."""
@@ -237,7 +260,7 @@ class GameService:
         return await asyncio.to_thread(agent.choose, snapshot)
 
     # -- starting and ending -------------------------------------------------------------------------------------
-    async def start(self, rec: GameRecord) -> GameRecord:
+    async def start(self, rec: GameRecord) -> MoveOutcome:
         """Turn a lobby into a game (seats in order, teams by consecutive pairs) and post the first table."""
         options = rec.config
         players = tuple(s.player_id for s in rec.seats)
@@ -256,10 +279,9 @@ class GameService:
         except StaleVersion:
             raise UserError(STALE) from None
         rec = await self.get(rec.id)
-        await self.post_table(rec, [], note=f"The game begins: {config.describe()}.")
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
-        await self._computer_turns(outcome)
-        return await self.get(rec.id)
+        await self._after_save(outcome, turn_passed=True, note=f"The game begins: {config.describe()}.")
+        return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
     def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
@@ -346,28 +368,35 @@ class GameService:
             d = game.decision()
             assert d is not None
             seat = rec.seat_of(d.player)
+            if seat is not None and seat.is_computer:
+                # Computer turns that an earlier call did not finish (a restart, a failed post): resume them.
+                outcome = MoveOutcome(rec, game)
+                await self._after_save(outcome, turn_passed=False)
+                if outcome.warning:
+                    log.warning("Game %s: %s", rec.id, outcome.warning)
+                return
             if rec.deadline_at is not None and rec.deadline_at <= now:
                 # The absent player's time ran out: a computer player finishes their turn, and says so.
                 name = seat_name(rec.seats, d.player)
                 before = turn_key(game)
-                notes = []
                 while not game.is_over and turn_key(game) == before:
                     action = await self.computer_action(game, DEADLINE_LEVEL)
                     events = game.apply(action, by=d.player)
-                    rec = await self._save(rec, game, action, d.player, None)
-                    notes.extend(events)
-                rec = await self.get(rec.id)
-                await self.post_table(rec, notes, note=f"⏰ {name}'s time ran out: the computer played their turn.")
+                    rec = await self._save(rec, game, action, d.player, None, events)
                 outcome = MoveOutcome(rec, game)
-                await self._computer_turns(outcome)
+                await self._publish(outcome, note=f"⏰ {name}'s time ran out: the computer played their turn.")
+                await self._after_save(outcome, turn_passed=False)
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
                 channel = self.bot.get_partial_messageable(rec.channel_id)
-                await channel.send(
-                    f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
-                    f"{decision_words(game, d)}.",
-                    allowed_mentions=ALLOWED_MENTIONS,
-                )
+                try:
+                    await channel.send(
+                        f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
+                        f"{decision_words(game, d)}.",
+                        allowed_mentions=ALLOWED_MENTIONS,
+                    )
+                except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
+                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 timer = TurnTimer(
                     now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
                 )

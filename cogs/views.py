@@ -21,7 +21,7 @@ from .service import STALE, GameService, names_and_colours, turn_key
 log = logging.getLogger(__name__)
 
 ARROWS = {"up": "↑", "right": "→", "down": "↓", "left": "←"}
-SORRY = "Sorry, something went wrong on my side; it has been logged. Nothing was changed."
+SORRY = "Sorry, something went wrong on my side; it has been logged. Look at the latest table before trying again."
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -226,22 +226,27 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
         await interaction.followup.send(panel.content, files=panel.files(), ephemeral=True, **kwargs)
 
 
-async def after_action(interaction: discord.Interaction, gid: int, player: str) -> None:
-    """After a move: the next step of the same turn, or a short confirmation."""
+async def after_action(interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None) -> None:
+    """After a move: the next step of the same turn, or a short confirmation; a warning (the move is saved but
+    something after it failed) heads the panel, privately."""
     rec = await service_of(interaction).get(gid)
     game = rec.game
     d = game.decision() if game else None
     if d is not None and d.player == player and rec.status == GameStatus.PLAYING:
         panel = await build_panel(rec, player)
+    elif warning:
+        panel = Panel("")
     else:
         panel = Panel("Done ✔ — the table is updated in the channel.")
+    if warning:
+        panel.content = f"⚠️ {warning}\n{panel.content}".rstrip()
     await show_panel(interaction, panel, edit=True)
 
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action) -> None:
     await interaction.response.defer()
-    await service_of(interaction).play(gid, interaction.user.id, action, expected_version=ver)
-    await after_action(interaction, gid, str(interaction.user.id))
+    outcome = await service_of(interaction).play(gid, interaction.user.id, action, expected_version=ver)
+    await after_action(interaction, gid, str(interaction.user.id), warning=outcome.warning)
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------
@@ -423,7 +428,9 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None:
                 raise UserError("This game is over: these buttons no longer do anything.")
-            if turn_key(game) != self.key:
+            # A newer table exists: this one is stale. (If the bot stopped before posting the newer one, the
+            # recorded table is still this message, and it keeps working.)
+            if turn_key(game) != self.key and interaction.message and interaction.message.id != rec.table_message_id:
                 raise UserError("This table is out of date: use the buttons on the latest table in the channel.")
             player = str(interaction.user.id)
             if rec.seat_of(player) is None:

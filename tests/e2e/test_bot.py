@@ -359,3 +359,50 @@ async def test_a_thread_is_a_channel_of_its_own(fake, bot):
     assert (await _record(bot, fake, thread.name)).version > in_thread.version
     assert (await _record(bot, fake, CH)).version == in_channel.version
     assert "Queendomino" in latest_table(fake, thread.name).content
+
+
+async def test_table_text_tells_the_whole_turn(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(4)
+    while (rec := await _record(bot, fake)).game.round == 0:
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    text = latest_table(fake, CH).content
+    assert " placed " in text and " claimed " in text, text  # placing and claiming, not only the last step
+
+
+async def test_failure_after_a_saved_move_is_reported_and_computers_resume(fake, harness, bot, monkeypatch):
+    await start_game(fake, fake.alice, CH, [], game="kingdomino", players=2, computers=1, computer_level="easy")
+    await fake.wait_until(lambda: True)
+    old_table = latest_table(fake, CH)
+    real_post = bot.service.post_table
+
+    async def broken_post(*args, **kwargs):
+        raise RuntimeError("Discord is down")
+
+    monkeypatch.setattr(bot.service, "post_table", broken_post)
+    for _ in range(4):  # Alice may hold two kings in a row; play until the computer is to act
+        before = await _record(bot, fake)
+        action = before.game.legal_actions()[0]
+        await slash_action(fake, fake.alice, CH, action)
+        warned = [m for m in fake.messages_in(CH, viewer=fake.alice) if "Your move is saved" in m.content]
+        assert warned and warned[-1].ephemeral
+        harness.take_logged_errors()
+        after = await _record(bot, fake)
+        assert after.version == before.version + 1, "the move stands"
+        if after.game.decision().player == "cpu:1":
+            break
+    harness.take_logged_errors()
+    assert after.game.decision().player == "cpu:1", "the computer's turn was cut short with the post"
+
+    monkeypatch.setattr(bot.service, "post_table", real_post)
+    # The table on screen is still the recorded one, so its button keeps working for whoever must act.
+    text = await _private(await fake.click(fake.alice, old_table, TURN))
+    assert "Bot 1" in text and "turn" in text
+    # The timer loop finds the computer's turn due and resumes it, posting the table with every missed event.
+    bot.service.clock = lambda: utcnow() + timedelta(seconds=1)
+    await bot.service.run_due()
+    resumed = await _record(bot, fake)
+    assert resumed.game.decision().player == str(fake.alice.id)
+    assert "claimed" in latest_table(fake, CH).content
