@@ -1,9 +1,19 @@
-"""Computer players. They use only the engine's public API: `decision()`, `legal_actions()`, `apply()`, `clone()`.
+"""Computer players. They use only the engine's public API: `decision()`, `legal_actions()`, `apply()`, `clone()`,
+scores and the visible state; none reads the hidden order of the lines to come or of the building stack.
 
-    agent = make_agent("easy", seed=7)
+    agent = make_agent("hard", seed=7, time_budget=0.5)
     action = agent.choose(game)      # a legal action for game.decision()
 
-Every agent is deterministic for a given seed and game state.
+Levels:
+- `random`: uniform over the legal actions.
+- `easy`: greedy on the immediate score, ties (and near-ties in Queendomino) broken at random (`noise=0.5`).
+- `medium`: greedy placement that keeps the kingdom fillable, claims that weigh the next placement, the turn order
+  and what rivals would get, and a planned economy (knights, buildings, towers for the queen, the dragon).
+- `hard`: Monte Carlo search with greedy playouts under `time_budget` seconds per decision (default 1);
+  `iterations=N` fixes the number of playouts instead (for tests and reproducible benchmarks).
+
+Every agent is deterministic for a given seed and game state (see engine/ai/search.py for the search's clock), and
+safe to run in a worker thread (each agent keeps its own state; share none between threads at once).
 """
 
 from __future__ import annotations
@@ -33,11 +43,15 @@ class RandomAgent:
         return self.rng.choice(game.legal_actions())
 
 
-AGENTS: dict[str, type] = {"random": RandomAgent}
+from .greedy import EasyAgent, MediumAgent  # noqa: E402
+from .search import HardAgent  # noqa: E402
+
+AGENTS: dict[str, type] = {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent, "hard": HardAgent}
 
 
 def make_agent(name: str, seed: int = 0, **options: object) -> Agent:
-    """A computer player by level name (`random`, `easy`, `medium`, `hard`)."""
+    """A computer player by level name (`random`, `easy`, `medium`, `hard`); options go to its constructor
+    (`hard`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`)."""
     try:
         cls = AGENTS[name]
     except KeyError:

@@ -1,0 +1,218 @@
+"""The `hard` computer player: Monte Carlo evaluation of its options with greedy playouts.
+
+For each decision it lists a few candidate actions (at a placement, each promising placement paired with each
+domino it could then claim, as Gedda, Lagerkvist and Butler pair them in "Monte Carlo Methods for the Game
+Kingdomino", IEEE CIG 2018), then runs successive halving: every round, each surviving candidate is played to the
+end of the game in the same sampled futures (common random numbers), and the worse half is dropped. A playout
+samples the hidden future (the order of the lines to come, the building stack) from what nobody has seen, then
+every player, this one included, follows the model's greedy policy; the candidate's value is its kingdom's final
+score minus the best rival's, with a bonus for winning. Queendomino's economy (coins, knights, buildings, the
+queen, the dragon) is played in the playouts and counted in the final scores.
+
+Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked
+at, plus a share per turn and per playout; see `playout_units`), which do not depend on the machine: the budget
+is `time_budget * UNITS_PER_SECOND` units, a rate set so that a search takes about three quarters of its budget
+on the machine it was tuned on. A seed and a position therefore give the same action anywhere. The clock is read
+only as a safety stop, after every playout: if the machine is slower (or busy), the search ends at
+`SAFETY * time_budget` and its choice may then depend on the machine's speed. `iterations=N` spreads about N
+playouts over the candidates instead (at least one per candidate still in the race in each round of halving).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..actions import Action, BribeDragon, Build, Claim, Skip
+from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
+from .greedy import MediumAgent, claim_values, decision_rng, medium_placements
+from .model import P_BUILD, P_CLAIM, P_DRAGON, P_TAX, Sim, apply_action, place_action
+
+# Effort per second of budget, in work units (see `playout_units`): a unit takes 0.4-0.9 microseconds here.
+UNITS_PER_SECOND = 1_800_000
+SETUP_UNITS = 4_000  # reading the game and choosing the candidates
+TURN_UNITS = 30
+PLAYOUT_UNITS = 60
+SAFETY = 0.96  # the search stops at this share of the budget whatever the count says
+MAX_PLACEMENTS = 10  # placements kept (by the medium player's judgement) before pairing them with claims
+MAX_CLAIMS = 5  # claims kept on long lines (Royal Wedding's lines of 8)
+WIN_BONUS = 10.0  # value of winning a playout, on top of the score margin
+
+
+class HardAgent:
+    """Monte Carlo search under a time budget per decision (seconds; default 1)."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        time_budget: float = 1.0,
+        iterations: int | None = None,
+        win_bonus: float = WIN_BONUS,
+        max_placements: int = MAX_PLACEMENTS,
+    ) -> None:
+        if time_budget <= 0:
+            raise ValueError("The time budget must be positive (seconds per decision).")
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1 (playouts per decision).")
+        self.seed = seed
+        self.win_bonus = win_bonus
+        self.max_placements = max_placements
+        self.time_budget = float(time_budget)
+        self.iterations = iterations
+        self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
+
+    def choose(self, game: Game) -> Action:
+        deadline = time.perf_counter() + self.time_budget * SAFETY
+        d = game.decision()
+        if d is None:
+            raise ValueError("The game is over: there is nothing to choose.")
+        actions = game.legal_actions()
+        self.last_playouts = 0
+        if len(actions) == 1:
+            return actions[0]
+        base = Sim.from_game(game)
+        cands = self.candidates(game, base, d.kind, d.kingdom, actions)
+        if len(cands) == 1:
+            return cands[0][0]
+        rng = decision_rng(self.seed, game, self.name)
+        search = _Search(game, base, cands, rng, d.kingdom, deadline, self.win_bonus)
+        alive = list(range(len(cands)))
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        budget = self.time_budget * UNITS_PER_SECOND - SETUP_UNITS  # effort, in work units (see `playout_units`)
+        for r in range(rounds):
+            if self.iterations is not None:
+                passes = max(1, self.iterations // (rounds * len(alive)))
+            else:
+                if r == 0 and not search.run_pass(alive):  # a first pass measures what a playout costs here
+                    break
+                left = (budget - search.spent) / (search.spent / search.playouts)  # playouts the budget allows
+                passes = max(1 if r else 0, int(left / (rounds - r) / len(alive)) - (1 if r == 0 else 0))
+            if not all(search.run_pass(alive) for _ in range(passes)):
+                break
+            if r < rounds - 1:
+                alive.sort(key=lambda i: -search.sums[i] / search.counts[i])
+                alive = alive[: max(1, (len(alive) + 1) // 2)]
+        self.last_playouts = search.playouts
+        most = max(search.counts[i] for i in alive)
+        best = max((i for i in alive if search.counts[i] == most), key=lambda i: search.sums[i] / search.counts[i])
+        return cands[best][0]
+
+    def candidates(self, game: Game, base: Sim, kind: str, ki: int, actions: list[Action]) -> list[tuple]:
+        """(engine action, steps to apply to a sim) for each option worth simulating."""
+        if kind == PLACE:
+            return self.place_candidates(base, ki, actions)
+        if kind in (CLAIM, FIRST_CLAIM):
+            doms = [a.domino for a in actions]  # type: ignore[union-attr]
+            if len(doms) > MAX_CLAIMS:
+                doms = top_claims(base, ki, doms)
+            return [(Claim(dom), [_apply(Claim(dom))]) for dom in doms]
+        if kind == BUILD:
+            # One cell per building: where the policy would put it (the cell matters only for crowns).
+            seen = set()
+            out: list[tuple] = [(Skip(), [_apply(Skip())])]
+            for a in actions:
+                if isinstance(a, Build) and a.slot not in seen:
+                    seen.add(a.slot)
+                    cell = base.town_cell_for(ki, base.board[a.slot])  # type: ignore[arg-type]
+                    r, c = base.ks[ki].rowcol(cell)
+                    chosen = Build(a.slot, r, c)
+                    out.append((chosen, [_apply(chosen)]))
+            return out
+        if kind == DRAGON:
+            return [(a, [_apply(a)]) for a in actions if isinstance(a, BribeDragon | Skip)]
+        return [(a, [_apply(a)]) for a in actions]
+
+    def place_candidates(self, base: Sim, ki: int, actions: list[Action]) -> list[tuple]:
+        k = base.ks[ki]
+        ranked = medium_placements(base, ki, base.cur_dom[base.turn])[: self.max_placements]
+        places = [place_action(k, a, b) for _, a, b in ranked]
+        legal = set(actions)
+        places = [p for p in places if p in legal]
+        # The claims open after this placement (the line does not depend on it).
+        doms = [dom for dom, king in zip(base.nxt_dom, base.nxt_king, strict=True) if king < 0]
+        if len(doms) > MAX_CLAIMS:
+            doms = top_claims(base, ki, doms)
+        out: list[tuple] = []
+        for p in places:
+            if not doms:
+                out.append((p, [_apply(p)]))
+                continue
+            for dom in doms:
+                out.append((p, [_apply(p), _finish_turn, _claim(dom)]))
+        return out
+
+
+class _Search:
+    """The playouts of one decision: each pass samples one future and plays every given candidate in it."""
+
+    def __init__(
+        self, game: Game, base: Sim, cands: list[tuple], rng, me: int, deadline: float, win_bonus: float
+    ) -> None:
+        self.game, self.base, self.cands, self.rng, self.me, self.deadline = game, base, cands, rng, me, deadline
+        self.win_bonus = win_bonus
+        self.prior = [sum(t[i] for t in game.deal_totals) for i in range(len(game.kingdoms))]
+        self.sums = [0.0] * len(cands)
+        self.counts = [0] * len(cands)
+        self.spent = 0.0
+        self.playouts = 0
+
+    def run_pass(self, alive: list[int]) -> bool:
+        """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop)."""
+        world = self.base.determinize(self.game, self.rng)
+        me, prior = self.me, self.prior
+        for i in alive:
+            s = world.copy()
+            for step in self.cands[i][1]:
+                step(s)
+            s.playout()
+            self.spent += playout_units(s, world)
+            self.playouts += 1
+            totals = [t + p for t, p in zip(s.totals(), prior, strict=True)]
+            mine = totals[me]
+            best_other = max(t for k, t in enumerate(totals) if k != me)
+            value = mine - best_other
+            if mine > best_other:
+                value += self.win_bonus
+            elif mine == best_other:
+                value += self.win_bonus / 2
+            self.sums[i] += value
+            self.counts[i] += 1
+            if time.perf_counter() > self.deadline:
+                return False
+        return True
+
+
+def playout_units(after: Sim, before: Sim) -> float:
+    """The effort a playout took, in work units: placement options looked at, plus a fixed share per turn and per
+    playout. About 0.4-0.9 microseconds each on the machine this was tuned on, whatever the mode."""
+    work = sum(k.work for k in after.ks) - sum(k.work for k in before.ks)
+    return work + TURN_UNITS * (after.turns - before.turns) + PLAYOUT_UNITS
+
+
+def top_claims(sim: Sim, ki: int, doms: list[str]) -> list[str]:
+    values = claim_values(sim, ki, doms, MediumAgent.order_weight, MediumAgent.deny_weight)
+    ranked = sorted(zip(values, doms, strict=True), key=lambda x: -x[0])
+    return [dom for _, dom in ranked[:MAX_CLAIMS]]
+
+
+def _apply(action: Action):
+    def step(sim: Sim) -> None:
+        apply_action(sim, action)
+
+    return step
+
+
+def _finish_turn(sim: Sim) -> None:
+    """Play the optional steps (tax, build, dragon) of the turn with the policy, up to the claim."""
+    while sim.phase in (P_TAX, P_BUILD, P_DRAGON):
+        sim.policy_step()
+
+
+def _claim(dom: str):
+    def step(sim: Sim) -> None:
+        if sim.phase == P_CLAIM:
+            sim.claim(dom)
+
+    return step

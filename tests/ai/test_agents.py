@@ -1,0 +1,196 @@
+"""The computer players: whole games of every mode with legal actions only, determinism, no peeking at hidden
+information, strength against a weaker level, and the search's time budget."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import defaultdict
+
+import pytest
+
+import engine.ai.search as search
+from engine import Game, GameConfig
+from engine.ai import AGENTS, make_agent
+
+from .modes import MODES, players
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+
+def fast_agent(level: str, seed: int):
+    """Hard with a tiny budget, so that whole games stay quick."""
+    return make_agent(level, seed, time_budget=0.003) if level == "hard" else make_agent(level, seed)
+
+
+def play(game: Game, agents: dict, seen: dict | None = None) -> Game:
+    """Play to the end; every action must be one of the legal actions of the moment."""
+    while not game.is_over:
+        d = game.decision()
+        assert d is not None
+        legal = game.legal_actions()
+        action = agents[d.player].choose(game)
+        assert action in legal, f"{agents[d.player].name} chose {action} at {d}"
+        if seen is not None and len(legal) > 1:
+            seen[agents[d.player].name].add(d.kind)
+        game.apply(action, by=d.player)
+    return game
+
+
+def test_every_level_plays_every_mode_with_legal_actions_only() -> None:
+    seen: dict[str, set[str]] = defaultdict(set)
+    for n, (mode, config) in enumerate(sorted(MODES.items())):
+        agents = {p: fast_agent(LEVELS[(i + n) % len(LEVELS)], seed=n * 10 + i) for i, p in enumerate(config.players)}
+        game = play(Game.new(config, seed=n), agents, seen)
+        assert game.result().winners, mode
+    # Every level met every kind of decision somewhere (Queendomino's knights, buildings and dragon included).
+    kinds = {"first_claim", "place", "claim", "tax", "build", "dragon"}
+    for level in LEVELS:
+        assert seen[level] == kinds, level
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_greedy_levels_play_team_games_for_the_team(level: str) -> None:
+    config = MODES["royal-wedding-6-teams"]
+    agents = {p: make_agent(level, seed=i) for i, p in enumerate(config.players)}
+    game = play(Game.new(config, seed=5), agents)
+    assert len(game.result().totals) == 3
+
+
+def positions(seed: int) -> list[Game]:
+    """Mid-game positions of several modes, at every kind of decision."""
+    rng = random.Random(seed)
+    out = []
+    for mode in ("kingdomino-4-bonuses", "queendomino-2", "queendomino-4", "royal-wedding-6-teams", "mighty-duel"):
+        game = Game.new(MODES[mode], seed)
+        kinds = set()
+        while not game.is_over and len(out) < 60:
+            d = game.decision()
+            if d.kind not in kinds or rng.random() < 0.05:
+                kinds.add(d.kind)
+                if len(game.legal_actions()) > 1:
+                    out.append(game.clone())
+            game.apply(rng.choice(game.legal_actions()))
+    return out
+
+
+def deterministic_agent(level: str, seed: int):
+    return make_agent(level, seed, iterations=24) if level == "hard" else make_agent(level, seed)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_same_seed_and_state_give_the_same_action(level: str) -> None:
+    games = positions(11)
+    if level == "hard":
+        games = games[::4]
+    for game in games:
+        agent = deterministic_agent(level, 3)
+        first = agent.choose(game)
+        assert agent.choose(game) == first  # the same agent asked again
+        assert deterministic_agent(level, 3).choose(game.clone()) == first  # a fresh agent
+        assert deterministic_agent(level, 3).choose(Game.from_dict(game.to_dict())) == first  # a saved game
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_choices_ignore_the_hidden_order_of_lines_and_buildings(level: str) -> None:
+    games = positions(12)
+    if level == "hard":
+        games = games[::4]
+    rng = random.Random(0)
+    for game in games:
+        expected = deterministic_agent(level, 4).choose(game)
+        shuffled = game.clone()
+        # Deal the same hidden dominoes and buildings in another order (each line stays sorted, per box).
+        for box in game.setup.boxes:
+            slots = [(i, j) for i, line in enumerate(shuffled.lines_to_come) for j, d in enumerate(line) if d[0] == box]
+            doms = [shuffled.lines_to_come[i][j] for i, j in slots]
+            rng.shuffle(doms)
+            for (i, j), d in zip(slots, doms, strict=True):
+                shuffled.lines_to_come[i][j] = d
+        shuffled.lines_to_come = [sorted(line, key=lambda d: int(d[1:])) for line in shuffled.lines_to_come]
+        rng.shuffle(shuffled.stack)
+        assert deterministic_agent(level, 4).choose(shuffled) == expected
+
+
+def test_easy_beats_random_clearly() -> None:
+    config = GameConfig("kingdomino", players(4))
+    wins = 0.0
+    for seed in range(20):
+        seat = seed % 4
+        agents = {p: make_agent("easy" if i == seat else "random", seed * 4 + i) for i, p in enumerate(config.players)}
+        result = play(Game.new(config, seed), agents).result()
+        if config.players[seat] in result.winners:
+            wins += 1 / len(result.winners)
+    assert wins >= 15  # about 97% over many games; 25% would be chance
+
+
+def test_medium_beats_easy_head_to_head() -> None:
+    config = GameConfig("kingdomino", players(2))
+    wins = 0.0
+    for seed in range(30):
+        levels = ("medium", "easy") if seed % 2 == 0 else ("easy", "medium")
+        agents = {p: make_agent(level, seed) for p, level in zip(config.players, levels, strict=True)}
+        result = play(Game.new(config, seed), agents).result()
+        medium = config.players[levels.index("medium")]
+        if medium in result.winners:
+            wins += 1 / len(result.winners)
+    assert wins >= 16  # about 2 in 3 over many games
+
+
+@pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "queendomino-2", "royal-wedding-6-teams"])
+def test_hard_respects_a_tiny_budget(mode: str) -> None:
+    budget = 0.05
+    config = MODES[mode]
+    agents = {p: make_agent("easy", i) for i, p in enumerate(config.players)}
+    agents[config.players[0]] = make_agent("hard", 1, time_budget=budget)
+    game = Game.new(config, 2)
+    slowest = 0.0
+    while not game.is_over:
+        d = game.decision()
+        start = time.perf_counter()
+        action = agents[d.player].choose(game)
+        if d.player == config.players[0]:
+            slowest = max(slowest, time.perf_counter() - start)
+        game.apply(action, by=d.player)
+    assert slowest <= budget + 0.03
+
+
+def test_the_clock_stops_a_search_that_would_run_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if the machine were a thousand times slower than the effort count assumes.
+    monkeypatch.setattr(search, "UNITS_PER_SECOND", search.UNITS_PER_SECOND * 1000)
+    game = Game.new(GameConfig("kingdomino", players(4)), 3)
+    agent = make_agent("hard", 1, time_budget=0.05)
+    start = time.perf_counter()
+    for _ in range(4):  # first claims, then the first placement
+        game.apply(agent.choose(game))
+    assert (time.perf_counter() - start) / 4 <= 0.05 + 0.03
+
+
+def test_hard_with_a_fixed_number_of_playouts_ignores_the_clock() -> None:
+    game = Game.new(GameConfig("queendomino", players(3)), 8)
+    rng = random.Random(1)
+    while game.round < 4:
+        game.apply(rng.choice(game.legal_actions()))
+    while len(game.legal_actions()) == 1:
+        game.apply(game.legal_actions()[0])
+    patient = make_agent("hard", 2, iterations=30, time_budget=100)
+    hurried = make_agent("hard", 2, iterations=30, time_budget=2)
+    assert patient.choose(game) == hurried.choose(game)
+    assert patient.last_playouts == hurried.last_playouts > 0
+
+
+def test_make_agent_names_and_options() -> None:
+    assert set(AGENTS) == {"random", "easy", "medium", "hard"}
+    for name in AGENTS:
+        assert make_agent(name, 1).name == name
+    with pytest.raises(ValueError, match="Unknown computer player"):
+        make_agent("grandmaster")
+    with pytest.raises(ValueError, match="time budget"):
+        make_agent("hard", time_budget=0)
+    game = Game.new(GameConfig("kingdomino", players(2)), 1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    for name in AGENTS:
+        if name != "random":
+            with pytest.raises(ValueError, match="over"):
+                make_agent(name).choose(game)
