@@ -61,12 +61,6 @@ def best_immediate(sim: Sim, ki: int, dom: str) -> float:
     return max(score_after_place(sim, ki, a, t0, c0, b, t1, c1) for _, a, b, _ in cands) - before
 
 
-def free_dominoes(sim: Sim) -> list[str]:
-    if sim.phase == P_FIRST:
-        return [d for d, k in zip(sim.cur_dom, sim.cur_king, strict=True) if k < 0]
-    return [d for d, k in zip(sim.nxt_dom, sim.nxt_king, strict=True) if k < 0]
-
-
 def pick(values: list[float], rng: random.Random, noise: float) -> int:
     """Index of the best value after adding uniform noise in [0, noise) (ties broken at random)."""
     best_i, best_v = 0, -1e18
@@ -78,9 +72,10 @@ def pick(values: list[float], rng: random.Random, noise: float) -> int:
 
 
 class EasyAgent:
-    """Greedy on the immediate score: the placement, tax, building that raise the score most now, and the domino
-    whose best placement would raise it most. Uniform noise of up to `noise` points (default 0.5) per option: in Kingdomino, where scores are whole numbers,
-    it only breaks ties (after a preference for placements that wall no cell in)."""
+    """Greedy on the immediate score: the placement, tax and building that raise the score most now (coins count a
+    third of a point each), the domino whose best placement would raise it most, and never the dragon (it only
+    costs). Each option gets uniform noise of up to `noise` points (default 0.5): in Kingdomino, where scores are
+    whole numbers, that only breaks ties, after a preference for placements that wall no cell in."""
 
     name = "easy"
 
