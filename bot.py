@@ -30,12 +30,12 @@ class KingdominoBot(commands.Bot):
         self.service = None
 
     async def setup_hook(self) -> None:
-        from cogs.lobby import ComputerSelect, LobbyButton, RematchButton
+        from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
         from cogs.service import GameService
         from cogs.views import DYNAMIC_ITEMS
 
         self.service = GameService(self, self.store)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, RematchButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_on_start == "global":

@@ -48,7 +48,9 @@ def lobby_text(rec: GameRecord) -> str:
     variants = [VARIANT_OPTIONS[v] for v in opts.get("variants", ())]
     lines = [f"**{GAME_NAMES[rec.kind]}** — new table by <@{rec.host_user_id}> ({len(rec.seats)}/{size} seats taken)"]
     if opts.get("teams"):
-        lines.append("Teams of two: seats 1+2, 3+4, 5+6, 7+8 share a kingdom.")
+        lines.append(
+            "Teams of two: seats 1+2, 3+4, 5+6, 7+8 share a kingdom. The host arranges the teams by swapping seats."
+        )
     if variants:
         lines.append("Variants: " + "; ".join(variants))
     timers = []
@@ -82,7 +84,14 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
     ):
         view.add_item(LobbyButton(rec.id, op, label=label, style=style))
     view.add_item(ComputerSelect(rec.id))
+    if rec.config.get("teams") and len(rec.seats) >= 2:
+        view.add_item(SwapSelect(rec.id, rec.seats))
     return view
+
+
+def seat_label(index: int, seat: Seat) -> str:
+    name = f"{seat.display_name} (computer)" if seat.is_computer else seat.display_name
+    return f"{index}. {name}"[:100]
 
 
 async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord, message_id: int | None = None) -> None:
@@ -197,7 +206,47 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
 
 
-async def lobby_action(interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:
+class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
+    """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
+
+    def __init__(self, gid: int, seats=()) -> None:
+        options = [discord.SelectOption(label=seat_label(i, s), value=s.player_id) for i, s in enumerate(seats, 1)]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"kd:swap:{gid}",
+                options=options or [discord.SelectOption(label="-")],
+                min_values=min(2, len(options) or 1),
+                max_values=min(2, len(options) or 1),
+                placeholder="Swap two seats to arrange teams (host only)",
+            )
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = tuple((interaction.data or {}).get("values") or ())
+        await guarded(interaction, lobby_action(interaction, self.gid, "swap", pair=values))
+
+
+def swapped(seats: list[Seat], pair: tuple[str, ...]) -> list[Seat]:
+    """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
+    if len(pair) != 2 or pair[0] == pair[1]:
+        raise UserError("Pick two different seats to swap.")
+    index = {s.player_id: i for i, s in enumerate(seats)}
+    if not all(p in index for p in pair):
+        raise UserError("One of those players has left the table meanwhile: pick again from the lobby's new list.")
+    i, j = index[pair[0]], index[pair[1]]
+    seats = list(seats)
+    seats[i], seats[j] = seats[j], seats[i]
+    return seats
+
+
+async def lobby_action(
+    interaction: discord.Interaction, gid: int, op: str, level: str | None = None, pair: tuple[str, ...] = ()
+) -> None:
     service = service_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     rec = await service.get(gid)
@@ -259,6 +308,13 @@ async def lobby_action(interaction: discord.Interaction, gid: int, op: str, leve
                     seats.append(seat)
                     text = f"{seat.display_name} joined the table."
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
+            elif op == "swap":
+                if interaction.user.id != rec.host_user_id:
+                    raise UserError(f"Only the host (<@{rec.host_user_id}>) arranges the seats.")
+                seats = swapped(list(rec.seats), pair)
+                rec = await service.store.set_seats(rec.id, rec.version, seats)
+                a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
+                text = f"{a.display_name} and {b.display_name} swapped seats."
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")

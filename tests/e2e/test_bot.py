@@ -216,6 +216,22 @@ async def test_host_and_manage_channels_rules(fake, bot):
     assert "cancelled by" in fake.last_message(CH).content
 
 
+async def test_swapping_seats_refuses_a_player_who_left_and_changes_nothing(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="royal-wedding", players=6, teams=True)
+    await (await fake.click(fake.bob, lobby, "Join")).wait_message()
+    swap = fake.message(lobby.id).component("Swap two seats to arrange teams (host only)", types=(3,))
+    await (await fake.click(fake.bob, lobby, "Leave")).wait_message()
+    await (await fake.click(fake.carol, lobby, "Join")).wait_message()
+    before = await _record(bot, fake)
+    # A client still showing the old list sends Bob, who has left.
+    reply = await fake.select(
+        fake.alice, lobby, swap["custom_id"], [str(fake.alice.id), str(fake.bob.id)], client_checks=False
+    )
+    assert "has left the table" in await _private(reply)
+    after = await _record(bot, fake)
+    assert (after.version, after.seats) == (before.version, before.seats)
+
+
 async def test_not_enough_players_to_start(fake, bot):
     lobby = await open_lobby(fake, fake.alice, CH, game="queendomino", players=3)
     text = await _private(await fake.click(fake.alice, lobby, "Start"))

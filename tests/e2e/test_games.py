@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.play import latest_table, logged_actions, play_game, start_game
+from tests.e2e.play import latest_table, logged_actions, open_lobby, play_game, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -62,26 +62,30 @@ async def test_queendomino_three_players_uses_knights_buildings_and_dragon(fake,
 
 
 async def test_royal_wedding_teams_of_six_with_computer_players(fake, bot):
-    await start_game(
-        fake,
-        fake.alice,
-        "kingdomino",
-        [fake.bob],
-        game="royal-wedding",
-        players=6,
-        teams=True,
-        computers=4,
-        computer_level="easy",
+    lobby = await open_lobby(
+        fake, fake.alice, "kingdomino", game="royal-wedding", players=6, teams=True, computers=4, computer_level="easy"
     )
+    await (await fake.click(fake.bob, lobby, "Join")).wait_message()
+    lobby = fake.message(lobby.id)
+    # Partners sit side by side: Bob joined last, at seat 6, beside Bot 4. Only the host arranges the seats.
+    assert "swapping seats" in lobby.content and "6. <@" in lobby.content
+    swap = lobby.component("Swap two seats to arrange teams (host only)", types=(3,))
+    assert (swap["min_values"], swap["max_values"]) == (2, 2) and len(swap["options"]) == 6
+    refused = await (await fake.select(fake.bob, lobby, swap["custom_id"], [str(fake.bob.id), "cpu:1"])).wait_message()
+    assert refused.ephemeral and "Only the host" in refused.content
+    done = await (await fake.select(fake.alice, lobby, swap["custom_id"], [str(fake.bob.id), "cpu:1"])).wait_message()
+    assert "Bob and Bot 1 (easy) swapped seats" in done.content
+    await fake.settle()
+    assert "2. <@" + str(fake.bob.id) in fake.message(lobby.id).content
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    await fake.settle()
     rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
     assert rec.game.config.teams is not None and len(rec.game.kingdoms) == 3
-    # Teams are consecutive seats, as the lobby says: Alice (seat 1) with Bot 1, Bob (seat 6, he joined after the
-    # four computer players) with Bot 4.
-    assert rec.game.kingdoms[0].players == (str(fake.alice.id), "cpu:1")
-    assert rec.game.kingdoms[2].players == ("cpu:4", str(fake.bob.id))
+    assert rec.game.kingdoms[0].players == (str(fake.alice.id), str(fake.bob.id))
+    assert rec.game.kingdoms[2].players == ("cpu:4", "cpu:1")
     await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob), seed=5)
     final = await _finished(fake, bot, "kingdomino")
-    assert "Alice & Bot 1 (easy)" in final.content and "Bot 4 (easy) & Bob" in final.content
+    assert "Alice & Bob" in final.content and "Bot 4 (easy) & Bot 1 (easy)" in final.content
 
 
 async def test_solo_game_against_a_hard_computer(fake, bot):

@@ -249,9 +249,9 @@ class Drivers:
                 option = next(
                     (o for o in select.get("options") or [] if value in (o.get("value"), o.get("label"))), None
                 )
-                if option is None:
+                if option is None and client_checks:
                     raise ClientRefused(f"{describe_component(select)} has no option {value!r}")
-                chosen.append(option["value"])
+                chosen.append(option["value"] if option else str(value))  # a stale client may send an old value
             data["values"] = chosen
             shown = ", ".join(chosen)
         else:
