@@ -8,7 +8,9 @@ Matches (each `--games` games; NAME for `--only` in brackets):
   [hard-easy]     Kingdomino, 4 players: hard vs 3 easy (target: hard wins >= 70% at <= 1 s per move)
   [hard-easy-bonus] the same with the Middle Kingdom and Harmony bonuses (hard's average score)
   [hard-medium-2] [hard-medium-duel] [hard-medium-q2] [hard-medium-q3] [hard-medium-q4]
-                  hard vs medium: Kingdomino 2 players, Mighty Duel, Queendomino 2, 3 and 4 players
+  [hard-medium-rw4] [hard-medium-rw6]
+                  hard vs medium: Kingdomino 2 players, Mighty Duel, Queendomino 2, 3 and 4 players, Royal Wedding
+                  4 players (7x7) and 6 players (5x5, lines of 8)
 Prints, per match and level: the share of games won by a player of that level (a shared win counts as a fraction;
 "per seat" divides by the seats of that level), the average score with and without the Middle Kingdom and Harmony
 bonuses, and milliseconds per move (mean and maximum over the moves where the player had a choice). `hard` uses `--budget` seconds per move.
@@ -55,6 +57,8 @@ MATCHES = (
     Match("hard-medium-q2", "queendomino", ("hard", "medium"), target="hard wins > 50%"),
     Match("hard-medium-q3", "queendomino", ("hard", "medium", "medium"), target="hard wins > 33%"),
     Match("hard-medium-q4", "queendomino", ("hard", "medium", "medium", "medium"), target="hard wins > 25%"),
+    Match("hard-medium-rw4", "royal-wedding", ("hard", "medium", "medium", "medium"), target="hard wins > 25%"),
+    Match("hard-medium-rw6", "royal-wedding", ("hard",) + ("medium",) * 5, target="hard wins > 16.7%"),
 )
 
 
