@@ -4,6 +4,7 @@ rematch. One active game per channel (the database enforces it too)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -87,11 +88,6 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
     if rec.config.get("teams") and len(rec.seats) >= 2:
         view.add_item(SwapSelect(rec.id, rec.seats))
     return view
-
-
-def seat_label(index: int, seat: Seat) -> str:
-    name = f"{seat.display_name} (computer)" if seat.is_computer else seat.display_name
-    return f"{index}. {name}"[:100]
 
 
 async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord, message_id: int | None = None) -> None:
@@ -210,7 +206,10 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
     """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
 
     def __init__(self, gid: int, seats=()) -> None:
-        options = [discord.SelectOption(label=seat_label(i, s), value=s.player_id) for i, s in enumerate(seats, 1)]
+        options = [
+            discord.SelectOption(label=f"{i}. {s.display_name}"[:100], value=s.player_id)
+            for i, s in enumerate(seats, 1)
+        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"kd:swap:{gid}",
@@ -231,7 +230,7 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
         await guarded(interaction, lobby_action(interaction, self.gid, "swap", pair=values))
 
 
-def swapped(seats: list[Seat], pair: tuple[str, ...]) -> list[Seat]:
+def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
     """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
     if len(pair) != 2 or pair[0] == pair[1]:
         raise UserError("Pick two different seats to swap.")
@@ -311,7 +310,7 @@ async def lobby_action(
             elif op == "swap":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) arranges the seats.")
-                seats = swapped(list(rec.seats), pair)
+                seats = swapped(rec.seats, pair)
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
                 a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
                 text = f"{a.display_name} and {b.display_name} swapped seats."
