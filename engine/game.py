@@ -55,6 +55,15 @@ PHASE_WORDS = {
 }
 
 
+def building_cost(slot: int, hosts_queen: bool) -> int:
+    """Coins a building costs on `slot` of the builders' board (the queen's host pays less, down to the floor)."""
+    spec = builders_board_spec()
+    cost = spec.costs[slot]
+    if hosts_queen:
+        cost = max(spec.cost_floor, cost - spec.queen_discount)
+    return cost
+
+
 @dataclass(frozen=True)
 class King:
     index: int
@@ -260,11 +269,7 @@ class Game:
         return d.player if d else None
 
     def cost_of(self, slot: int, kingdom: int) -> int:
-        spec = builders_board_spec()
-        cost = spec.costs[slot]
-        if self.queen == kingdom:
-            cost = max(spec.cost_floor, cost - spec.queen_discount)
-        return cost
+        return building_cost(slot, self.queen == kingdom)
 
     def tax_coins(self, kingdom: int, cell: tuple[int, int]) -> int:
         """Coins one knight sent to `cell` would collect now."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from ..actions import Action, BribeDragon, Build, Claim, Place, Skip, Tax
-from ..game import BUILD, CLAIM, FIRST_CLAIM, PLACE, TAX, Game
+from ..game import BUILD, CLAIM, FIRST_CLAIM, PLACE, TAX, Decision, Game
 from .model import (
     COIN_VALUE,
     HOLE_PENALTY,
@@ -61,6 +61,14 @@ def best_immediate(sim: Sim, ki: int, dom: str) -> float:
     return max(score_after_place(sim, ki, a, t0, c0, b, t1, c1) for _, a, b, _ in cands) - before
 
 
+def open_decision(game: Game) -> tuple[Decision, list[Action]]:
+    """The decision to take now and its legal actions (refused when the game is over)."""
+    d = game.decision()
+    if d is None:
+        raise ValueError("The game is over: there is nothing to choose.")
+    return d, game.legal_actions()
+
+
 def pick(values: list[float], rng: random.Random, noise: float) -> int:
     """Index of the best value after adding uniform noise in [0, noise) (ties broken at random)."""
     best_i, best_v = 0, -1e18
@@ -84,10 +92,7 @@ class EasyAgent:
         self.noise = noise
 
     def choose(self, game: Game) -> Action:
-        d = game.decision()
-        if d is None:
-            raise ValueError("The game is over: there is nothing to choose.")
-        actions = game.legal_actions()
+        d, actions = open_decision(game)
         if len(actions) == 1:
             return actions[0]
         rng = decision_rng(self.seed, game, self.name)
@@ -169,10 +174,7 @@ class MediumAgent:
         self.seed = seed
 
     def choose(self, game: Game) -> Action:
-        d = game.decision()
-        if d is None:
-            raise ValueError("The game is over: there is nothing to choose.")
-        actions = game.legal_actions()
+        d, actions = open_decision(game)
         if len(actions) == 1:
             return actions[0]
         rng = decision_rng(self.seed, game, self.name)

@@ -26,7 +26,7 @@ from ..components import (
     kingdomino_dominoes,
     queendomino_dominoes,
 )
-from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, OVER, PLACE, TAX, Game
+from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, OVER, PLACE, TAX, Game, building_cost
 
 EMPTY = -1
 BLOCKED = -2
@@ -602,11 +602,7 @@ class Sim:
         return self.rounds - max(self.round, 1)
 
     def cost_of(self, slot: int, kingdom: int) -> int:
-        spec = builders_board_spec()
-        cost = spec.costs[slot]
-        if self.queen == kingdom:
-            cost = max(spec.cost_floor, cost - spec.queen_discount)
-        return cost
+        return building_cost(slot, self.queen == kingdom)
 
     def dragon_allowed(self, kingdom: int) -> bool:
         return (

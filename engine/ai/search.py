@@ -25,7 +25,7 @@ import time
 
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
-from .greedy import MediumAgent, claim_values, decision_rng, medium_placements
+from .greedy import MediumAgent, claim_values, decision_rng, medium_placements, open_decision
 from .model import P_BUILD, P_CLAIM, P_DRAGON, P_TAX, Sim, apply_action, place_action
 
 # Effort per second of budget, in work units (see `playout_units`): a unit takes 0.4-0.9 microseconds here.
@@ -65,10 +65,7 @@ class HardAgent:
 
     def choose(self, game: Game) -> Action:
         deadline = time.perf_counter() + self.time_budget * SAFETY
-        d = game.decision()
-        if d is None:
-            raise ValueError("The game is over: there is nothing to choose.")
-        actions = game.legal_actions()
+        d, actions = open_decision(game)
         self.last_playouts = 0
         if len(actions) == 1:
             return actions[0]
