@@ -23,6 +23,7 @@ class KingdominoBot(commands.Bot):
 
     def __init__(self, settings: Settings, store, *, sync: str | None = None, **options) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())  # each message names whom it pings
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store

@@ -16,7 +16,7 @@ from engine import GameConfig
 from engine.config import PLAYER_RANGE
 from render import PLAYER_COLOURS
 
-from .common import ALLOWED_MENTIONS, GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, strip_controls
+from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, clean_name, safe, strip_controls
 from .service import STALE
 from .views import guarded, service_of
 
@@ -43,15 +43,21 @@ def next_colour(seats) -> str:
     return hex_colour(len(seats))
 
 
+def seat_label(seat: Seat) -> str:
+    return f"{safe(seat.display_name)} (computer, {seat.cpu_level})" if seat.is_computer else f"<@{seat.user_id}>"
+
+
 def lobby_text(rec: GameRecord) -> str:
     opts = rec.config
-    size = opts.get("seats", PLAYER_RANGE[rec.kind][1])
+    size = opts.get("seats", PLAYER_RANGE[rec.kind][1]) if rec.status == GameStatus.LOBBY else len(rec.seats)
     variants = [VARIANT_OPTIONS[v] for v in opts.get("variants", ())]
     lines = [f"**{GAME_NAMES[rec.kind]}** — new table by <@{rec.host_user_id}> ({len(rec.seats)}/{size} seats taken)"]
     if opts.get("teams"):
-        lines.append(
-            "Teams of two: seats 1+2, 3+4, 5+6, 7+8 share a kingdom. The host arranges the teams by swapping seats."
-        )
+        lines.append("Teams of two share a kingdom; the host arranges the teams by swapping seats.")
+        for t in range(0, len(rec.seats), 2):
+            pair = rec.seats[t : t + 2]
+            members = " & ".join(seat_label(s) for s in pair) + ("" if len(pair) == 2 else " & (free seat)")
+            lines.append(f"Team {t // 2 + 1}: {members}")
     if variants:
         lines.append("Variants: " + "; ".join(variants))
     timers = []
@@ -62,8 +68,7 @@ def lobby_text(rec: GameRecord) -> str:
     if timers:
         lines.append("Turns: " + ", ".join(timers) + ".")
     for i, s in enumerate(rec.seats, 1):
-        who = f"{s.display_name} (computer, {s.cpu_level})" if s.is_computer else f"<@{s.user_id}>"
-        lines.append(f"{i}. {who}")
+        lines.append(f"{i}. {seat_label(s)}")
     if rec.status == GameStatus.LOBBY:
         lines.append("Click **Join** to take a seat; the host starts the game.")
     elif rec.status == GameStatus.CANCELLED:
@@ -157,7 +162,9 @@ async def open_lobby(
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
     try:
         message = await channel.send(
-            (note + "\n" if note else "") + lobby_text(rec), view=lobby_view(rec), allowed_mentions=ALLOWED_MENTIONS
+            (note + "\n" if note else "") + lobby_text(rec),
+            view=lobby_view(rec),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException as error:
         await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
@@ -279,7 +286,7 @@ async def lobby_action(
                     raise UserError("You already have a seat at this table.")
                 if len(rec.seats) >= size:
                     raise UserError(f"The table is full ({size} seats).")
-                name = getattr(interaction.user, "display_name", interaction.user.name)
+                name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
                 rec = await service.store.join_game(
                     rec.id, rec.version, Seat.human(interaction.user.id, name, next_colour(rec.seats))
                 )
@@ -298,14 +305,14 @@ async def lobby_action(
                     if not cpus:
                         raise UserError("There is no computer player to remove.")
                     seats.remove(cpus[-1])
-                    text = f"{cpus[-1].display_name} left the table."
+                    text = f"{safe(cpus[-1].display_name)} left the table."
                 else:
                     if len(seats) >= size:
                         raise UserError(f"The table is full ({size} seats).")
                     number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
                     seat = Seat.computer(number, level or "easy", f"Bot {number} ({level})", next_colour(seats))
                     seats.append(seat)
-                    text = f"{seat.display_name} joined the table."
+                    text = f"{safe(seat.display_name)} joined the table."
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
             elif op == "swap":
                 if interaction.user.id != rec.host_user_id:
@@ -313,7 +320,7 @@ async def lobby_action(
                 seats = swapped(rec.seats, pair)
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
                 a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
-                text = f"{a.display_name} and {b.display_name} swapped seats."
+                text = f"{safe(a.display_name)} and {safe(b.display_name)} swapped seats."
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
@@ -454,7 +461,7 @@ class LobbyCog(commands.Cog):
             except ValueError as error:
                 raise UserError(f"That table is not possible: {error}") from None
             await interaction.response.defer(ephemeral=True, thinking=True)
-            name = getattr(interaction.user, "display_name", interaction.user.name)
+            name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
             level = computer_level.value if computer_level else "medium"
             for n in range(1, computers + 1):

@@ -14,7 +14,7 @@ from db.models import GameRecord
 from engine import action_from_dict
 from render import render_kingdom, render_remaining, render_table
 
-from .common import GAME_NAMES, UserError, breakdown_text, clip, with_names
+from .common import GAME_NAMES, UserError, breakdown_text, clean_name, clip, safe, with_names
 from .service import names_and_colours
 from .views import guarded, service_of
 
@@ -68,7 +68,7 @@ async def send_look(
             ) from None
         png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
         k = game.kingdoms[index]
-        owners = " & ".join(names.get(p, p) for p in k.players)
+        owners = " & ".join(safe(names.get(p, p)) for p in k.players)
         rows = "\n".join(k.text_rows())
         await interaction.followup.send(
             f"**{owners}**'s kingdom ({game.scores()[index].total} points):\n```\n{rows}\n```",
@@ -92,7 +92,7 @@ async def send_look(
         actions = await service_of(interaction).store.get_actions(rec.id)
         lines = []
         for a in actions[-30:]:
-            who = names.get(a.player_id or "", a.player_id or "?")
+            who = safe(names.get(a.player_id or "", a.player_id or "?"))
             lines.append(f"{a.seq}. {who}: {action_from_dict(a.action).text}")
         text = "\n".join(lines) or "No move yet."
         await interaction.followup.send(clip(with_names("**Last moves**\n" + text, rec.seats), 2000), ephemeral=True)
@@ -155,7 +155,7 @@ class LookCog(commands.Cog):
             store = service_of(interaction).store
             if player is not None:
                 rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
-                title = f"**{player.display_name}** in this server"
+                title = f"**{safe(clean_name(player.display_name))}** in this server"
                 lines = [
                     f"{GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
                     f"average {r.average_score:.1f}, best {r.best_score}"
