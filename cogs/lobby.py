@@ -205,7 +205,10 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or ["easy"]
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
+            await guarded(interaction, _refuse("Pick one of the menu's choices: easy, medium, hard or remove."))
+            return
         await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
 
 
@@ -237,6 +240,10 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
         await guarded(interaction, lobby_action(interaction, self.gid, "swap", pair=values))
 
 
+async def _refuse(text: str) -> None:
+    raise UserError(text)
+
+
 def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
     """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
     if len(pair) != 2 or pair[0] == pair[1]:
@@ -251,10 +258,17 @@ def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
 
 
 async def lobby_action(
-    interaction: discord.Interaction, gid: int, op: str, level: str | None = None, pair: tuple[str, ...] = ()
+    interaction: discord.Interaction,
+    gid: int,
+    op: str,
+    level: str | None = None,
+    pair: tuple[str, ...] = (),
+    *,
+    deferred: bool = False,
 ) -> None:
     service = service_of(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not deferred:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     rec = await service.get(gid)
     async with service.lock(rec.channel_id):
         rec = await service.get(gid)
@@ -294,8 +308,21 @@ async def lobby_action(
             elif op == "leave":
                 if not rec.seat_of(player):
                     raise UserError("You have no seat at this table.")
+                people = [s for s in rec.seats if not s.is_computer and s.player_id != player]
+                if not people:  # a table needs a person: the last one to leave closes it
+                    await service.store.cancel_game(rec.id, rec.version)
+                    rec = await service.get(gid)
+                    await refresh_lobby(interaction, rec)
+                    await interaction.followup.send(
+                        "You left the table; nobody else was seated, so it is closed.", ephemeral=True
+                    )
+                    return
                 rec = await service.store.leave_game(rec.id, rec.version, player)
-                text = "You left the table."
+                if interaction.user.id == rec.host_user_id:
+                    rec = await hand_over_host(service, rec, people[0])
+                    text = f"You left the table; <@{people[0].user_id}> is the host now."
+                else:
+                    text = "You left the table."
             elif op == "cpu":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError("Only the host adds or removes computer players.")
@@ -324,6 +351,8 @@ async def lobby_action(
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
+                if rec.seat_of(player) is None:
+                    raise UserError("Take a seat first (**Join**): nobody starts a table they are not at.")
                 check_can_start(rec)
                 lobby_message = rec.table_message_id
                 outcome = await service.start(rec)
@@ -338,8 +367,16 @@ async def lobby_action(
     await interaction.followup.send(text, ephemeral=True)
 
 
+async def hand_over_host(service, rec: GameRecord, seat: Seat) -> GameRecord:
+    """The host left: the next seated person hosts the table."""
+    assert seat.user_id is not None
+    return await service.store.set_host(rec.id, rec.version, seat.user_id)
+
+
 def check_can_start(rec: GameRecord) -> None:
     """Refuse, saying why, a table that cannot start as it is."""
+    if not any(not s.is_computer for s in rec.seats):
+        raise UserError("A table needs at least one person: join it, or cancel it.")
     players = tuple(s.player_id for s in rec.seats)
     teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
     try:
@@ -364,17 +401,36 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            old = await service_of(interaction).get(self.gid)
-            if old.seat_of(str(interaction.user.id)) is None:
+            service = service_of(interaction)
+            old = await service.get(self.gid)
+            me = str(interaction.user.id)
+            if old.seat_of(me) is None:
                 raise UserError(
                     "Only the players of that game can ask for a rematch: start a new one with `/game new`."
                 )
+            current = await service.store.get_active_game(old.channel_id)
+            if current is not None:
+                if current.config.get("rematch_of") != old.id or current.status != GameStatus.LOBBY:
+                    raise UserError("This channel has another game now: the rematch button no longer works.")
+                if current.seat_of(me) is not None:
+                    raise UserError("You already have a seat at the rematch.")
+                await lobby_action(interaction, current.id, "join", deferred=True)
+                return
+            newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
+            if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
+                raise UserError("This rematch button was already used: start a new game with `/game new`.")
             options = {
                 "seats": len(old.seats),
                 "variants": list(old.config.get("variants", ())),
                 "teams": old.config.get("teams") is not None,
+                "rematch_of": old.id,
             }
-            seats = [Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level) for s in old.seats]
+            # The person who asked, and the computer players; the others take their seat by clicking too.
+            seats = [
+                Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level)
+                for s in old.seats
+                if s.is_computer or s.player_id == me
+            ]
             await open_lobby(
                 interaction,
                 kind=old.kind,
@@ -382,7 +438,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 seats=seats,
                 reminder_hours=old.reminder_hours,
                 deadline_hours=old.deadline_hours,
-                note="🔁 Rematch! Same players and options; the host can start when everyone is ready.",
+                note=f"🔁 Rematch of game #{old.id}! Its players take their seat with **Rematch** or **Join**.",
             )
 
         await guarded(interaction, work())
@@ -395,6 +451,14 @@ class LobbyCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.bot.service.abandon_channel(payload.thread_id)  # type: ignore[attr-defined]
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.bot.service.abandon_channel(channel.id)  # type: ignore[attr-defined]
 
     @game.command(name="new", description="Open a table for a new game in this channel")
     @app_commands.describe(

@@ -101,7 +101,9 @@ async def send_look(
 
 
 class LookCog(commands.Cog):
-    look = app_commands.Group(name="look", description="Look at the game in this channel (only you see the answer)")
+    look = app_commands.Group(
+        name="look", description="Look at the game in this channel (only you see the answer)", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -149,6 +151,7 @@ class LookCog(commands.Cog):
         await guarded(interaction, work())
 
     @app_commands.command(name="stats", description="Finished games: played, wins, average and best score")
+    @app_commands.guild_only()
     @app_commands.describe(player="Whose statistics (default: this server's table)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():

@@ -20,7 +20,7 @@ import discord
 
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
-from db.models import GameRecord, GameStatus, Seat, TurnTimer
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
 from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
 from engine.ai import make_agent
 from render import render_score_sheet, render_table
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
 
 
@@ -469,6 +470,11 @@ class GameService:
                 view=table_view(rec, game),
                 allowed_mentions=pings(to_act.user_id if to_act else None),
             )
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self.abandon_channel(rec.channel_id)
+                raise UserError("This channel no longer exists: its game has ended.") from None
+            raise
         except discord.Forbidden:
             log.warning("Cannot post the table of game %s in channel %s: missing permissions", rec.id, rec.channel_id)
             raise UserError(
@@ -547,12 +553,34 @@ class GameService:
                         view=turn_view(rec, game),
                         allowed_mentions=pings(seat.user_id),
                     )
+                except discord.NotFound as error:
+                    if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
+                        await self.abandon_channel(rec.channel_id)
+                        return
+                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
                     log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 timer = TurnTimer(
                     now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
                 )
                 await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
+
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and
+        computer players stop. Returns the games ended."""
+        ended = []
+        for summary in await self.store.list_games(channel_id=channel_id, statuses=ACTIVE_STATUSES):
+            self.stop_computers(summary.id)
+            try:
+                await self.store.cancel_game(summary.id, reason="abandoned")
+            except StoreError as error:
+                log.warning("Game %s could not be ended after its channel was deleted: %s", summary.id, error)
+                continue
+            self._pending.pop(summary.id, None)
+            self._notes.pop(summary.id, None)
+            log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
+            ended.append(summary.id)
+        return ended
 
     def table_link(self, rec: GameRecord) -> str | None:
         """The jump link to the game's latest table message."""

@@ -15,7 +15,7 @@ from db.models import GameRecord, GameStatus
 from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
 from render import render_kingdom
 
-from .common import UserError, building_words, count, decision_words, domino_words, seat_name
+from .common import UserError, building_words, clip, count, decision_words, domino_words, seat_name
 from .service import OPTIONAL_STEPS, STALE, GameService, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,7 @@ def service_of(interaction: discord.Interaction) -> GameService:
 
 async def answer_error(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
+    text = clip(text, 2000)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -37,13 +38,19 @@ async def answer_error(interaction: discord.Interaction, text: str) -> None:
 
 
 async def guarded(interaction: discord.Interaction, work) -> None:
-    """Run a handler: refusals are answered privately, surprises logged and answered with an apology."""
+    """Run a handler: refusals are answered privately, surprises logged and answered with an apology. When even
+    the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
     except UserError as error:
-        await answer_error(interaction, str(error))
+        try:
+            await answer_error(interaction, str(error))
+        except discord.HTTPException:
+            log.exception("Interaction %s: the refusal could not be sent", interaction.id)
+            with contextlib.suppress(discord.HTTPException):
+                await answer_error(interaction, SORRY)
     except Exception:
-        log.exception("Interaction %s failed", interaction.data)
+        log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
             await answer_error(interaction, SORRY)
 
