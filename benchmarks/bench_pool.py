@@ -8,7 +8,8 @@ The lag is how much later than asked a 10 ms `asyncio.sleep` wakes up (what ever
 work); printed as p50, p99 and max over n sleeps, idle and while `--players` `hard` players (one per game, each a
 different position) think at once with `--budget` seconds per move. Threads use the loop's default executor, as the
 service does today; the pool has `--workers` processes (default: the number of cores), started before measuring.
-Also printed: the wall time until every move is known and the slowest move. Target: lag p99 < 20 ms in the pool.
+Also printed: the wall time until every move is known and the slowest move, and (unless `--no-check`) how many
+moves equal the same search run alone in this process afterwards. Target: lag p99 < 20 ms in the pool.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ async def sample_lag(stop: asyncio.Event, lags: list[float]) -> None:
 
 
 async def measure(work) -> tuple[list[float], float, float]:
-    """Lag samples while `work()` runs, its wall time and its slowest move (seconds)."""
+    """Lag samples while `work()` runs, its wall time and its slowest move (seconds). `work()` returns each move's
+    time; the moves themselves it puts where the caller wants them."""
     stop, lags = asyncio.Event(), []
     sampler = asyncio.create_task(sample_lag(stop, lags))
     await asyncio.sleep(0.2)  # the sampler is running before the work starts
@@ -64,9 +66,9 @@ async def measure(work) -> tuple[list[float], float, float]:
     return lags, wall, max(moves, default=0.0)
 
 
-async def timed(coro) -> float:
+async def timed(coro, moves: list, i: int) -> float:
     started = time.perf_counter()
-    await coro
+    moves[i] = await coro
     return time.perf_counter() - started
 
 
@@ -81,7 +83,7 @@ def line(name: str, lags: list[float], wall: float | None = None, slowest: float
 
 async def main(args: argparse.Namespace) -> None:
     games = positions(args.players)
-    states = [g.to_dict() for g in games]
+    moves: dict[str, list] = {"threads": [None] * len(games), "pool": [None] * len(games)}
     seeds = [g.seed + len(g.log) for g in games]
     options = {"time_budget": args.budget}
     print(
@@ -102,7 +104,10 @@ async def main(args: argparse.Namespace) -> None:
         async def in_threads() -> list[float]:
             agents = [make_agent("hard", seed=s, **options) for s in seeds]
             return await asyncio.gather(
-                *(timed(asyncio.to_thread(a.choose, g.clone())) for a, g in zip(agents, games, strict=True))
+                *(
+                    timed(asyncio.to_thread(a.choose, g.clone()), moves["threads"], i)
+                    for i, (a, g) in enumerate(zip(agents, games, strict=True))
+                )
             )
 
         print(line("threads (asyncio.to_thread)", *await measure(in_threads)))
@@ -114,8 +119,8 @@ async def main(args: argparse.Namespace) -> None:
         async def in_pool() -> list[float]:
             return await asyncio.gather(
                 *(
-                    timed(pool.choose(st, "hard", s, key=i % 4, **options))
-                    for i, (st, s) in enumerate(zip(states, seeds, strict=True))
+                    timed(pool.choose_action(g, "hard", s, key=i % 4, **options), moves["pool"], i)
+                    for i, (g, s) in enumerate(zip(games, seeds, strict=True))
                 )
             )
 
@@ -123,6 +128,15 @@ async def main(args: argparse.Namespace) -> None:
             print(line(f"pool ({pool.workers} workers, nice +{args.niceness})", *await measure(in_pool)))
         finally:
             await pool.close()
+
+    if args.check:
+        # The same decisions again, one at a time in this process: a move that differs was cut short by the search's
+        # safety clock (a busy machine), so it depended on the load and not only on the state and the seed.
+        alone = [make_agent("hard", seed=s, **options).choose(g.clone()) for g, s in zip(games, seeds, strict=True)]
+        same = {way: sum(m == a for m, a in zip(ms, alone, strict=True)) for way, ms in moves.items() if ms[0]}
+        print(
+            "moves equal to the same search alone: " + ", ".join(f"{way} {n}/{len(alone)}" for way, n in same.items())
+        )
 
 
 if __name__ == "__main__":
@@ -132,5 +146,6 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--niceness", type=int, default=DEFAULT_NICENESS)
     parser.add_argument("--idle", type=float, default=3.0, help="seconds of idle measurement")
+    parser.add_argument("--no-check", dest="check", action="store_false", help="skip the determinism check")
     parser.add_argument("--only", nargs="+", default=["idle", "threads", "pool"], choices=["idle", "threads", "pool"])
     asyncio.run(main(parser.parse_args()))
