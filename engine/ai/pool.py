@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import CancelledError as FutureCancelled
@@ -87,6 +88,9 @@ def think(state: dict, level: str, seed: int, options: dict) -> dict:
 
 
 def _init_worker(niceness: int) -> None:
+    # Ctrl+C reaches the whole process group: the bot handles it and closes the pool; a worker dying of it would
+    # only look like a crash.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
 
@@ -161,6 +165,7 @@ class AIPool:
         self._idle: asyncio.Event | None = None
         self._closing = False  # no new decisions
         self._cancelling = False  # and the queued and running ones fail
+        self._shutdown: asyncio.Future | None = None
 
     # -- life cycle ----------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -174,9 +179,10 @@ class AIPool:
 
     async def close(self, *, cancel: bool = False) -> None:
         """Refuse new decisions; then wait for the queued and running ones (`cancel=False`) or fail them with
-        `PoolClosed` and terminate the workers (`cancel=True`). Returns once every worker process is joined."""
+        `PoolClosed` and terminate the workers (`cancel=True`). Returns once every worker process is joined. May be
+        called again (`cancel=True` then stops what an earlier `close()` is waiting for)."""
         self._closing = True
-        if cancel:
+        if cancel and not self._cancelling:
             self._cancelling = True
             for jobs in self._waiting.values():
                 for job in jobs:
@@ -187,6 +193,11 @@ class AIPool:
             for job in self._running.values():
                 self._fail(job, PoolClosed("The computer players' pool closed while this move was computed."))
             self._terminate_workers()
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._stop_when_idle())
+        await asyncio.shield(self._shutdown)
+
+    async def _stop_when_idle(self) -> None:
         while self._running or self._queued:
             if self._idle is None:
                 self._idle = asyncio.Event()
@@ -310,9 +321,16 @@ class AIPool:
     async def _run(self, job: _Job) -> None:
         try:
             result = await self._compute(job)
-        except BaseException as error:
+        except asyncio.CancelledError:  # the loop is shutting down, or the caller stopped waiting
+            self._release()
+            job.future.cancel()
+            raise
+        except Exception as error:  # the agent's own errors, the pool's
             self._release()
             self._fail(job, error)
+        except BaseException as error:  # SystemExit or the like raised by the worker function: not the loop's
+            self._release()
+            self._fail(job, PoolError(f"The computer player's process raised {error!r}."))
         else:
             self._release()  # before the caller wakes, so that it sees its slot free
             if not job.future.done():

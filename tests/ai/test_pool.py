@@ -174,7 +174,7 @@ async def test_close_waits_for_the_moves_then_leaves_no_process() -> None:
         await pool.choose(state, "easy", 1, key="a")
 
 
-async def test_close_with_cancel_stops_the_running_moves_at_once() -> None:
+async def test_close_with_cancel_stops_the_running_moves_at_once_even_during_a_patient_close() -> None:
     state = position().to_dict()
     pool = AIPool(workers=1)
     await pool.start()
@@ -182,9 +182,13 @@ async def test_close_with_cancel_stops_the_running_moves_at_once() -> None:
     running = asyncio.create_task(pool.choose(state, "hard", 1, key="a", **LONG_HARD))
     queued = asyncio.create_task(pool.choose(state, "easy", 1, key="b"))
     await asyncio.sleep(0.2)
+    patient = asyncio.create_task(pool.close())  # would wait for the search
+    await asyncio.sleep(0.1)
+    assert not patient.done()
     started = time.perf_counter()
     await pool.close(cancel=True)
     assert time.perf_counter() - started < 2  # the search had several seconds left
+    await patient
     for task in (running, queued):
         with pytest.raises(PoolClosed):
             await task
