@@ -1,15 +1,17 @@
 """How late the event loop runs while computer players think: in threads (today's `asyncio.to_thread`) and in the
 worker processes of `engine.ai.pool.AIPool` (issue #12).
 
-    .venv/bin/python benchmarks/bench_pool.py [--players 16] [--budget 1.0] [--workers N] [--niceness 10]
-                                              [--idle 3] [--only idle threads pool]
+    .venv/bin/python benchmarks/bench_pool.py [--players 16] [--budget 1.0 | --iterations N] [--workers N]
+                                              [--niceness 10] [--idle 3] [--only idle threads pool] [--no-check]
 
 The lag is how much later than asked a 10 ms `asyncio.sleep` wakes up (what every click waits on top of its own
 work); printed as p50, p99 and max over n sleeps, idle and while `--players` `hard` players (one per game, each a
 different position) think at once with `--budget` seconds per move. Threads use the loop's default executor, as the
 service does today; the pool has `--workers` processes (default: the number of cores), started before measuring.
 Also printed: the wall time until every move is known and the slowest move, and (unless `--no-check`) how many
-moves equal the same search run alone in this process afterwards. Target: lag p99 < 20 ms in the pool.
+moves equal the same search run alone in this process afterwards: with `--budget`, a search that its safety clock
+stops early (a busy machine) may differ; with `--iterations` every move must be equal.
+Target: lag p99 < 20 ms in the pool.
 """
 
 from __future__ import annotations
@@ -86,10 +88,10 @@ async def main(args: argparse.Namespace) -> None:
     moves: dict[str, list] = {"threads": [None] * len(games), "pool": [None] * len(games)}
     seeds = [g.seed + len(g.log) for g in games]
     options = {"time_budget": args.budget}
-    print(
-        f"{args.players} hard players at {args.budget} s per move; {os.cpu_count()} cores; "
-        f"load average {os.getloadavg()[0]:.1f}"
-    )
+    effort = f"{args.budget} s per move"
+    if args.iterations:  # a fixed effort: no clock in the choice, so every way must give the same moves
+        options, effort = {"iterations": args.iterations, "time_budget": 60.0}, f"{args.iterations} playouts per move"
+    print(f"{args.players} hard players at {effort}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
 
     if "idle" in args.only:
 
@@ -143,6 +145,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--iterations", type=int, default=None, help="playouts per move instead of a budget")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--niceness", type=int, default=DEFAULT_NICENESS)
     parser.add_argument("--idle", type=float, default=3.0, help="seconds of idle measurement")
