@@ -6,31 +6,40 @@ interpreter only serialises the state and awaits the answer.
 
 How the bot uses it::
 
-    # setup_hook: start the workers once (AI_WORKERS processes; spawning them takes a moment)
+    # setup_hook: start the workers once (AI_WORKERS processes; spawning them takes a moment), give the service
     self.ai_pool = AIPool(workers=settings.ai_workers)
     await self.ai_pool.start()
 
-    # the service, for a computer seat (key: the fairness key, the guild id; a DM game may use its channel id)
-    action = await pool.choose_action(game, level, seed=game.seed + len(game.log), key=guild_id, time_budget=1.0)
+    # the service, for a computer seat (key: the fairness key, the guild id; a game outside a server: its channel)
+    action = await self.ai_pool.choose_action(game, level, game.seed + len(game.log), key=guild_id, time_budget=1.0)
 
-    # shutdown (bot.close): let the moves being computed finish, or drop them with cancel=True
-    await self.ai_pool.close(cancel=False)
+    # shutdown (the bot's close(), before super().close()): nothing is lost by cancelling, as every computer move
+    # is saved when made and the timer loop resumes unfinished computer turns after a restart
+    await self.ai_pool.close(cancel=True)
+
+The bot must be started from a module whose top level does not start it (`bot.py` has its `__main__` guard): a
+spawned worker imports the main module once, as `__mp_main__`.
 
 What a caller can rely on:
 
 - **Processes.** Every decision runs in one of `workers` processes (default `os.cpu_count()`), started with the
   `spawn` method: a fresh interpreter that inherits none of the bot's threads, sockets or event loop (forking a
-  process that runs asyncio and discord.py's threads is unsafe). At most `workers` decisions run at once.
+  process that runs asyncio and discord.py's threads is unsafe). At most `workers` decisions run at once. The
+  workers run at a lower priority (`niceness`), so that the event loop's process wins the cores.
 - **Fair queue.** Waiting decisions queue per key and are dispatched round-robin between keys: one server's 16
   games cannot starve another server's single game; the latter waits for at most one dispatch per other key.
 - **Bounded queue: fail fast.** When a key already has `max_queued_per_key` decisions waiting, or the whole pool
   `max_queued`, `choose` raises `PoolBusy` at once rather than waiting. The service holds a channel's lock while a
   computer player thinks, so waiting would only pile up locked channels; after `PoolBusy` the move before it is
   saved and the timer loop (computer seats are due at once) asks again later.
-- **Crashes lose no move.** If a worker dies (killed, out of memory), the pool is rebuilt and every decision that
-  was running in it is computed again, up to `max_attempts` times in all, then `WorkerCrashed` is raised.
+- **Crashes lose no move.** If a worker dies (killed, out of memory), the executor stops the others too; the pool
+  is rebuilt and every decision that was running is computed again, up to `max_attempts` computations in all, then
+  `WorkerCrashed` is raised.
 - **Deterministic.** The answer depends only on (state, level, seed, options), as in the caller's process: each
-  decision builds a fresh agent from `make_agent(level, seed=seed, **options)` on `Game.from_dict(state)`.
+  decision builds a fresh agent from `make_agent(level, seed=seed, **options)` on `Game.from_dict(state)`, whatever
+  the worker and the load. (One exception is the agent's own: `hard` counts its effort in work units but stops at
+  its safety clock; on a machine too busy to do the work in time, its move depends on the machine's speed there
+  as it would in the bot's process. `iterations=N` with a generous `time_budget` removes the clock.)
 - **Cancellation.** Cancelling the task that awaits `choose` drops a waiting decision from the queue; a running one
   cannot be interrupted, so it keeps its worker until done (a bounded budget) and its answer is discarded.
 - **Errors** from the agent (an unknown option: `TypeError`; a bad state: engine errors) are raised to the caller
@@ -61,7 +70,7 @@ from . import AGENTS, make_agent
 DEFAULT_MAX_QUEUED_PER_KEY = 32
 DEFAULT_MAX_QUEUED = 512
 DEFAULT_MAX_ATTEMPTS = 3
-DEFAULT_NICENESS = 10  # workers yield the cores to the event loop (p99 lag 11-12 ms against 16-20 at 0 here)
+DEFAULT_NICENESS = 10  # 16 hard players in 2 workers on 2 cores: loop lag p99 5-12 ms at +10, 12-20 ms at 0
 
 
 class PoolError(RuntimeError):
