@@ -141,18 +141,54 @@ def economy_line(game: Game, seats) -> str:
     return "\n".join(parts)
 
 
+TERRAIN_WORDS = {
+    "wheat": "wheat",
+    "forest": "forest",
+    "lake": "lake",
+    "grassland": "grassland",
+    "swamp": "swamp",
+    "mine": "mine",
+    "town": "town",
+}
+PART_WORDS = {
+    "queen": "queen",
+    "buildings": "buildings",
+    "coins": "coins",
+    "middle_kingdom": "Middle Kingdom",
+    "harmony": "Harmony",
+}
+
+
 def breakdown_text(game: Game, seats) -> str:
-    """Every part of every kingdom's score, one line each."""
+    """Every part of every kingdom's score, one line each: each territory as squares × crowns, then buildings,
+    queen, coins and bonuses; the tie-break that decided, and Dynasty totals in a Dynasty."""
     lines = []
     for i, s in enumerate(game.scores()):
-        parts = [f"{name.replace('_', ' ')} {value}" for name, value in s.parts().items() if value]
+        parts = [
+            f"{TERRAIN_WORDS.get(t.terrain, t.terrain)} {t.size}×{t.crowns}"
+            for t in sorted(s.territories, key=lambda t: -t.points)
+            if t.points
+        ]
+        for name, value in s.parts().items():
+            if name in PART_WORDS and value:
+                parts.append(f"{PART_WORDS[name]} {value}")
         detail = ", ".join(parts) if parts else "nothing yet"
-        lines.append(f"**{kingdom_name(game, seats, i)}**: {s.total} ({detail})")
-    if game.deal_totals:
+        lines.append(f"**{kingdom_name(game, seats, i)}**: {points_words(s.total)} ({detail})")
+    if game.is_over:
+        result = game.result()
+        if result.tiebreak:
+            lines.append(f"Tie-break: {result.tiebreak}.")
+    if "dynasty" in game.config.variants and game.deal_totals:
         for i in range(len(game.kingdoms)):
             games = " + ".join(str(t[i]) for t in game.deal_totals)
             lines.append(f"{kingdom_name(game, seats, i)}, Dynasty games so far: {games}")
     return "\n".join(lines)
+
+
+def points_words(n: int, *, signed: bool = False) -> str:
+    """`1 point`, `+3 points`, `-2 points`, `0 points`."""
+    sign = "+" if signed and n > 0 else ""
+    return f"{sign}{n} point" if abs(n) == 1 else f"{sign}{n} points"
 
 
 def event_lines(events: list[Event], seats) -> list[str]:

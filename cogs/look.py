@@ -77,16 +77,16 @@ async def send_look(
         )
         return
     if what == "scores":
-        await interaction.followup.send(
-            clip("**Scores so far**\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True
-        )
+        title = "**Final scores**" if game.is_over else "**Scores so far**"
+        await interaction.followup.send(clip(title + "\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True)
         return
     if what == "remaining":
         png = await asyncio.to_thread(render_remaining, game)
-        count = len(game.unseen_dominoes())
-        await interaction.followup.send(
-            f"{count} dominoes not seen yet.", file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True
-        )
+        unseen = len(game.unseen_dominoes())
+        total = unseen + len(game.revealed)
+        word = "domino" if unseen == 1 else "dominoes"
+        text = f"{unseen} of {total} {word} not seen yet" + (" (the game is over)." if game.is_over else ".")
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True)
         return
     if what == "history":
         actions = await service_of(interaction).store.get_actions(rec.id)
@@ -143,9 +143,12 @@ class LookCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         async def work():
             kind = game.value if game else None
-            if kind is None:
-                rec = await service_of(interaction).store.get_active_game(interaction.channel_id)
-                kind = rec.kind if rec else "kingdomino"
+            if kind is None and interaction.channel_id is not None:
+                try:  # the channel's game, or the one that just ended there
+                    kind = (await service_of(interaction).latest(interaction.channel_id)).kind
+                except UserError:
+                    kind = None
+            kind = kind or "kingdomino"
             await interaction.response.send_message(RULES[kind], ephemeral=True)
 
         await guarded(interaction, work())

@@ -28,6 +28,7 @@ from render import render_score_sheet, render_table
 from .common import (
     GAME_NAMES,
     UserError,
+    breakdown_text,
     clean_name,
     decision_words,
     domino_words,
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
+COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
 
@@ -100,6 +102,7 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
+        self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
@@ -330,6 +333,10 @@ class GameService:
             )
         return task
 
+    def stop_all(self) -> None:
+        for game_id in list(self._chains):
+            self.stop_computers(game_id)
+
     def stop_computers(self, game_id: int) -> None:
         task = self._chains.get(game_id)
         if task is not None and not task.done() and task is not asyncio.current_task():
@@ -377,12 +384,13 @@ class GameService:
     async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""
         options = {"time_budget": self.hard_budget} if level == "hard" else {}
-        try:
-            agent = make_agent(level, seed=game.seed + len(game.log), **options)
-        except (ValueError, TypeError):
-            agent = make_agent("random", seed=game.seed + len(game.log))
-        snapshot = game.clone()
-        return await asyncio.to_thread(agent.choose, snapshot)
+        seed = game.seed + len(game.log)
+        if level not in COMPUTER_LEVELS:
+            level, options = "random", {}
+        if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
+            return await self.ai_pool.choose_action(game, level, seed, key=key, **options)
+        agent = make_agent(level, seed=seed, **options)
+        return await asyncio.to_thread(agent.choose, game.clone())
 
     # -- starting and ending -------------------------------------------------------------------------------------
     async def start(self, rec: GameRecord) -> MoveOutcome:
@@ -429,6 +437,7 @@ class GameService:
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
             how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
             lines.append(f"🏆 **{names}** {'win' if len(result.winners) > 1 else 'wins'}{how}!")
+            lines.append(breakdown_text(game, rec.seats))
         else:
             d = game.decision()
             assert d is not None

@@ -15,7 +15,16 @@ from db.models import GameRecord, GameStatus
 from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
 from render import render_kingdom
 
-from .common import UserError, building_words, clip, count, decision_words, domino_words, seat_name
+from .common import (
+    UserError,
+    building_words,
+    clip,
+    count,
+    decision_words,
+    domino_words,
+    points_words,
+    seat_name,
+)
 from .service import OPTIONAL_STEPS, STALE, GameService, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
@@ -89,12 +98,6 @@ def placement_gain(game: Game, kingdom: int, action: Place) -> int:
     return trial.scores()[kingdom].total - before
 
 
-def points(n: int, *, signed: bool = False) -> str:
-    """`+1 point`, `+3 points`, `-2 points`, `0 points`."""
-    sign = "+" if signed and n > 0 else ""
-    return f"{sign}{n} point" if abs(n) == 1 else f"{sign}{n} points"
-
-
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:
     """A copy of the game with the optional steps before `kind` skipped, when `player` then faces `kind`."""
     trial = game.clone()
@@ -129,7 +132,7 @@ async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
     r, c = action.row, action.col
     return Panel(
         f"Preview: domino {domino_words(d.domino)} with its first square on {cell_name(r, c)} and the second "
-        f"{action.direction}: **{points(gain, signed=True)}** now. Confirm?",
+        f"{action.direction}: **{points_words(gain, signed=True)}** now. Confirm?",
         png,
         items=[
             ActionButton(rec.id, rec.version, action, label="Confirm", style=discord.ButtonStyle.success),
@@ -183,7 +186,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             items = []
             for a in choices:
                 gain = placement_gain(game, d.kingdom, a)
-                label = f"{ARROWS[a.direction]} {a.direction} ({points(gain, signed=True)})"
+                label = f"{ARROWS[a.direction]} {a.direction} ({points_words(gain, signed=True)})"
                 items.append(DirectionButton(gid, ver, a, label=label))
             items.append(OpenPanelButton(gid, ver, label="Back"))
             png = await kingdom_png(rec, game, d.kingdom, legal_spots=[cell])
