@@ -202,3 +202,12 @@ async def test_a_cancel_stops_computers_at_once(fake, bot, monkeypatch):
     assert (await bot.store.get_game(rec.id)).version == cancelled.version, "no computer moved after the cancel"
     tables = [m for m in fake.messages_in(CH) if any(a.filename == "table.png" for a in m.attachments)]
     assert all(TURN not in m.button_labels for m in tables), "no table invites a turn after the cancel"
+
+
+async def test_server_commands_are_not_offered_in_direct_messages(fake, bot):
+    commands = {c["name"]: c for c in fake.commands_for(None)}
+    for name in ("game", "play", "look", "stats"):
+        command = commands[name]
+        assert command["dm_permission"] is False or command["contexts"] == [0], f"/{name} is offered in DMs"
+    # /rules needs no server: it stays available everywhere.
+    assert commands["rules"]["dm_permission"] is not False
