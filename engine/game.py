@@ -35,6 +35,10 @@ from .scoring import Ranking, ScoreBreakdown, rank, score_kingdom
 
 FORMAT_VERSION = 1
 
+# Knights a kingdom may send in one round, whatever the number of its turns (two kings, teams): RO "maxim 2 cavaleri
+# în timpul unei runde", CS "V jednom kole hry můžete takto poslat až dva rytíře".
+KNIGHTS_PER_ROUND = 2
+
 # Decision kinds, in the order a turn goes through them.
 FIRST_CLAIM = "first_claim"
 PLACE = "place"
@@ -280,6 +284,11 @@ class Game:
             coins += t.coins_per_knight_on_tax * k.knights_owned + t.coins_per_tower_on_tax * k.towers
         return coins
 
+    def knights_allowed(self, kingdom: int) -> int:
+        """Knights `kingdom` may still send this round: its reserve, within what is left of the round's allowance."""
+        k = self.kingdoms[kingdom]
+        return max(0, min(k.knights_reserve, KNIGHTS_PER_ROUND - k.knights_sent_this_round))
+
     def dragon_allowed(self, kingdom: int) -> str | None:
         """None if `kingdom` may bribe the dragon now (ignoring which slot), else why not."""
         spec = builders_board_spec()
@@ -309,7 +318,7 @@ class Game:
         if d.kind == TAX:
             a, b = self.placed_this_turn  # type: ignore[misc]
             actions = [Tax((a,)), Tax((b,))]
-            if k.knights_reserve >= 2:
+            if self.knights_allowed(d.kingdom) >= 2:
                 actions.append(Tax((a, b)))
         elif d.kind == BUILD:
             cells = k.free_town_cells()
@@ -418,10 +427,19 @@ class Game:
             if any(c not in self.placed_this_turn for c in cells):  # type: ignore[operator]
                 names = " or ".join(cell_name(*c) for c in self.placed_this_turn)  # type: ignore[union-attr]
                 raise IllegalAction(f"Knights go on the domino just placed: {names}.")
+            sent = k.knights_sent_this_round
+            if sent + len(cells) > KNIGHTS_PER_ROUND:
+                left = KNIGHTS_PER_ROUND - sent
+                raise IllegalAction(
+                    f"Your kingdom has already sent {sent} knight{'s' if sent != 1 else ''} this round and may send "
+                    f"at most {KNIGHTS_PER_ROUND} per round: "
+                    + (f"send {left} more at most." if left > 0 else "skip the tax until the next round.")
+                )
             if k.knights_reserve < len(cells):
                 raise IllegalAction(f"You have {k.knights_reserve} knight in reserve, not {len(cells)}.")
             coins = sum(self.tax_coins(d.kingdom, c) for c in cells)
             k.knights_reserve -= len(cells)
+            k.knights_sent_this_round += len(cells)
             k.knights_placed.extend(cells)
             k.coins += coins
             names = " and ".join(cell_name(*c) for c in cells)
@@ -518,7 +536,7 @@ class Game:
         king = self.kings[self.current_line[self.turn][1]]
         k = self.kingdoms[king.kingdom]
         if phase == TAX:
-            return self.placed_this_turn is not None and k.knights_reserve > 0
+            return self.placed_this_turn is not None and self.knights_allowed(king.kingdom) > 0
         if phase == BUILD:
             return bool(k.free_town_cells()) and any(
                 b is not None and self.cost_of(s, king.kingdom) <= k.coins for s, b in enumerate(self.board)
@@ -573,6 +591,8 @@ class Game:
         events: list[Event] = []
         if self.queendomino_rules:
             self.dragon_slot = None
+            for k in self.kingdoms:
+                k.knights_sent_this_round = 0
             remaining = [b for b in self.board if b is not None]
             self.board = [None] * (len(self.board) - len(remaining)) + remaining
             self._refill_board()

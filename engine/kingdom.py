@@ -89,6 +89,7 @@ class Kingdom:
         "discarded",
         "knights_placed",
         "knights_reserve",
+        "knights_sent_this_round",
         "max_c",
         "max_r",
         "min_c",
@@ -114,6 +115,7 @@ class Kingdom:
         self.buildings: dict[tuple[int, int], list] = {}  # cell -> [building id, towers]
         self.knights_reserve = 0
         self.knights_placed: list[tuple[int, int]] = []
+        self.knights_sent_this_round = 0  # at most KNIGHTS_PER_ROUND, whatever the number of the kingdom's turns
         self.coins = 0
 
     # -- reading -----------------------------------------------------------------------------------------------
@@ -377,6 +379,7 @@ class Kingdom:
         k.buildings = {cell: b[:] for cell, b in self.buildings.items()}
         k.knights_reserve = self.knights_reserve
         k.knights_placed = self.knights_placed[:]
+        k.knights_sent_this_round = self.knights_sent_this_round
         k.coins = self.coins
         return k
 
@@ -389,6 +392,7 @@ class Kingdom:
             "buildings": [[r, c, b[0], b[1]] for (r, c), b in sorted(self.buildings.items())],
             "knights_reserve": self.knights_reserve,
             "knights_placed": [list(c) for c in self.knights_placed],
+            "knights_sent_this_round": self.knights_sent_this_round,
             "coins": self.coins,
         }
 
@@ -412,5 +416,6 @@ class Kingdom:
         k.buildings = {(int(r), int(c)): [bid, int(t)] for r, c, bid, t in data["buildings"]}
         k.knights_reserve = int(data["knights_reserve"])
         k.knights_placed = [tuple(c) for c in data["knights_placed"]]  # type: ignore[misc]
+        k.knights_sent_this_round = int(data.get("knights_sent_this_round", 0))  # absent from older states
         k.coins = int(data["coins"])
         return k
