@@ -168,25 +168,38 @@ class Kingdom:
     # -- placement: the one function that decides -------------------------------------------------------------
     def placement_problem(self, domino: Domino, placement: Placement) -> str | None:
         """None if `domino` may go at `placement`, else a sentence saying why not."""
+        refusal = self.placement_refusal(domino, placement)
+        return None if refusal is None else refusal[2]
+
+    def placement_refusal(self, domino: Domino, placement: Placement) -> tuple[str, dict, str] | None:
+        """None if `domino` may go at `placement`, else (code, params, English sentence) saying why not."""
         if placement.direction not in DIRECTIONS:
-            return f"Unknown direction {placement.direction!r}: use up, right, down or left."
+            return (
+                "bad_direction",
+                {"direction": str(placement.direction)},
+                f"Unknown direction {placement.direction!r}: use up, right, down or left.",
+            )
         (r0, c0), (r1, c1) = placement.cells
         n = self.n
         for r, c in ((r0, c0), (r1, c1)):
             if not (0 <= r < n and 0 <= c < n):
-                return f"{cell_name(r, c) if r >= 0 and c >= 0 else 'That cell'} is outside the table."
+                name = cell_name(r, c) if r >= 0 and c >= 0 else None
+                return "outside_table", {"cell": name}, f"{name or 'That cell'} is outside the table."
         terr = self.terr
         for r, c in ((r0, c0), (r1, c1)):
             t = terr[r * n + c]
             if t != EMPTY:
                 what = "the castle" if t == CASTLE else "already taken"
-                return f"{cell_name(r, c)} is {what}: both squares need empty cells."
+                code = "cell_is_castle" if t == CASTLE else "cell_taken"
+                return code, {"cell": cell_name(r, c)}, f"{cell_name(r, c)} is {what}: both squares need empty cells."
         height = max(self.max_r, r0, r1) - min(self.min_r, r0, r1) + 1
         width = max(self.max_c, c0, c1) - min(self.min_c, c0, c1) + 1
         if height > self.size or width > self.size:
+            side = "tall" if height > self.size else "wide"
             return (
-                f"That would make the kingdom {max(height, width)} cells "
-                f"{'tall' if height > self.size else 'wide'}: it must fit in {self.size}x{self.size}."
+                "too_" + side,
+                {"cells": max(height, width), "size": self.size},
+                f"That would make the kingdom {max(height, width)} cells {side}: it must fit in {self.size}x{self.size}.",
             )
         for (r, c), sq in (((r0, c0), domino.squares[0]), ((r1, c1), domino.squares[1])):
             want = TERRAIN_INDEX[sq.terrain]
@@ -196,7 +209,7 @@ class Kingdom:
                     t = terr[rr * n + cc]
                     if t in (CASTLE, want):
                         return None
-        return "That spot is not connected to the castle or to a square of the same terrain."
+        return "not_connected", {}, "That spot is not connected to the castle or to a square of the same terrain."
 
     def legal_placements(self, domino: Domino) -> list[Placement]:
         """Every legal placement of `domino`, each orientation once (first square's cell, direction)."""
@@ -237,9 +250,9 @@ class Kingdom:
 
     def place(self, domino: Domino, placement: Placement) -> None:
         """Put the domino down; raises IllegalPlacement (and changes nothing) where the rules forbid it."""
-        problem = self.placement_problem(domino, placement)
-        if problem is not None:
-            raise IllegalPlacement(problem)
+        refusal = self.placement_refusal(domino, placement)
+        if refusal is not None:
+            raise IllegalPlacement(refusal[2], refusal[0], refusal[1])
         cells = placement.cells
         for (r, c), sq in zip(cells, domino.squares, strict=True):
             self.terr[r * self.n + c] = TERRAIN_INDEX[sq.terrain]
