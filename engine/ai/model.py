@@ -42,6 +42,7 @@ PHASE_OF[OVER] = P_OVER
 
 MIDDLE_KINGDOM = 10  # the Middle Kingdom bonus
 HOLE_PENALTY = 2.0  # points a placement loses, in the greedy policy, for each cell it walls in for good
+CALL_UNITS = 10  # work units a call of `placements` costs on top of the options it looks at (see search.py)
 COIN_VALUE = 0.36  # what a coin is worth to the economy policy while the game runs (1/3 point at the end)
 
 
@@ -337,7 +338,7 @@ class FastKingdom:
                 # square 1 on a, square 0 on b
                 if adja & b1 or adjb & b0:
                     out.append((ga1 + (gain1(b, t0, c0) if adjb & b0 else c0), b, a, False))
-        self.work += len(self.frontier) + len(out)
+        self.work += len(self.frontier) + len(out) + CALL_UNITS
         return out
 
     def holes(self, a: int, b: int) -> int:
