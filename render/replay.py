@@ -16,7 +16,7 @@ transparent colour), so a whole game stays small: see benchmarks/bench_replay.py
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,11 +143,13 @@ def replay_steps(config: GameConfig | Mapping[str, Any], seed: int, actions: Seq
         else:
             shown = game.clone()
             totals = tuple(game.match_totals()) if not game.is_over else tuple(game.result().totals)
+        # Turns the engine plays by itself at the end (forced discards) end the last round: its step carries it.
+        ended = game.is_over or game.deal != turn_info["deal"]
         steps.append(
             Step(
                 shown,
                 turn_info["deal"],
-                turn_info["round"],
+                shown.round if ended else turn_info["round"],
                 turn_info["player"],
                 turn_info["kingdom"],
                 turn_info["domino"],
@@ -165,21 +167,33 @@ def replay_steps(config: GameConfig | Mapping[str, Any], seed: int, actions: Seq
 
 # -- drawing ---------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Layout:
+class ReplayLayout:
     width: int
     height: int
     columns: int
     cell: int
     panels: tuple[tuple[int, int, int, int], ...]  # x0, y0, x1, y1 of each kingdom's panel
+    size: int  # cells across a kingdom (5 or 7)
+
+    def grid_origin(self, index: int) -> tuple[int, int]:
+        """The pixel (x, y) of the top-left corner of kingdom `index`'s first drawn cell."""
+        x0, y0, x1, _ = self.panels[index]
+        return x0 + (x1 - x0 - self.size * self.cell - LABEL_MARGIN) // 2 + LABEL_MARGIN, y0 + NAME_H + LABEL_MARGIN
+
+    def cell_box(self, index: int, window: tuple[int, int], row: int, col: int) -> tuple[int, int, int, int]:
+        """Pixel box (x0, y0, x1, y1), ends exclusive, of cell (row, col) of kingdom `index` drawn from `window`."""
+        gx, gy = self.grid_origin(index)
+        x, y = gx + (col - window[1]) * self.cell, gy + (row - window[0]) * self.cell
+        return x, y, x + self.cell, y + self.cell
 
 
 def _panel_height(cell: int, size: int) -> int:
     return NAME_H + LABEL_MARGIN + size * cell + PAD
 
 
-def _layout(kingdoms: int, size: int) -> _Layout:
+def replay_layout(kingdoms: int, size: int) -> ReplayLayout:
     """The largest cells that fit the phone width (up to MAX_CELL, within MAX_HEIGHT), in the fewest rows."""
-    best: _Layout | None = None
+    best: ReplayLayout | None = None
     for columns in range(min(4, kingdoms), 0, -1):
         rows = -(-kingdoms // columns)
         panel_w = (WIDTH - PAD * (columns + 1)) // columns
@@ -200,12 +214,12 @@ def _layout(kingdoms: int, size: int) -> _Layout:
                 )
                 for i in range(kingdoms)
             )
-            best = _Layout(WIDTH, top + rows * (panel_h + PAD), columns, cell, panels)
+            best = ReplayLayout(WIDTH, top + rows * (panel_h + PAD), columns, cell, panels, size)
     assert best is not None
     return best
 
 
-def _windows(steps: list[Step]) -> dict[tuple[int, int], tuple[int, int]]:
+def replay_windows(steps: list[Step]) -> dict[tuple[int, int], tuple[int, int]]:
     """Per (deal, kingdom): the top-left cell of the size x size window drawn, the same for the whole deal, so the
     castle does not move while the kingdom grows. It holds the kingdom as it ends, centred where there is room."""
     last: dict[int, Step] = {}
@@ -232,11 +246,12 @@ def _castle(size: int, colour: RGB) -> Image.Image:
 
 
 def _draw_kingdom(
-    im: Image.Image, draw: Draw, step: Step, index: int, box, window, cell: int, colour: RGB, name: str
+    im: Image.Image, draw: Draw, step: Step, index: int, layout: ReplayLayout, window, colour: RGB, name: str
 ) -> None:
     game = step.game
     k = game.kingdoms[index]
-    x0, y0, x1, y1 = box
+    cell = layout.cell
+    x0, y0, x1, y1 = layout.panels[index]
     active = step.kingdom == index and not step.final
     draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=10, fill=PANEL, outline=colour if active else PANEL_EDGE,
                            width=3 if active else 1)  # fmt: skip
@@ -249,8 +264,7 @@ def _draw_kingdom(
     # The grid, with the game's own coordinates.
     r0, c0 = window
     size = k.size
-    gx = x0 + (x1 - x0 - size * cell - LABEL_MARGIN) // 2 + LABEL_MARGIN
-    gy = y0 + NAME_H + LABEL_MARGIN
+    gx, gy = layout.grid_origin(index)
     for c in range(size):
         text(draw, (gx + c * cell + cell / 2, gy - 4), chr(ord("A") + c0 + c), LABEL, bold=True, fill=MUTED,
              anchor="ms")  # fmt: skip
@@ -271,8 +285,7 @@ def _draw_kingdom(
                 im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, cell, (row, col) not in k.buildings), xy)
 
     def cell_box(row: int, col: int) -> tuple[int, int, int, int]:
-        x, y = gx + (col - c0) * cell, gy + (row - r0) * cell
-        return x, y, x + cell, y + cell
+        return layout.cell_box(index, window, row, col)
 
     edge = max(1, cell // 22)
     for _, (a, b) in k.placed:
@@ -327,7 +340,7 @@ def _caption(step: Step, names: Mapping[str, str], game_name: str) -> tuple[str,
     return f"{game_name} · {where}round {step.round} of {setup.rounds}", f"{names[step.player]} {what}"
 
 
-def _frame(step: Step, layout: _Layout, windows, names, colours, game_name: str, progress: float) -> Image.Image:
+def _frame(step: Step, layout: ReplayLayout, windows, names, colours, game_name: str, progress: float) -> Image.Image:
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = Draw(im)
     title, line = _caption(step, names, game_name)
@@ -342,7 +355,7 @@ def _frame(step: Step, layout: _Layout, windows, names, colours, game_name: str,
     for i, k in enumerate(game.kingdoms):
         name = " & ".join(names[p] for p in k.players)
         colour = colours[k.players[0]]
-        _draw_kingdom(im, draw, step, i, layout.panels[i], windows[(step.deal, i)], layout.cell, colour, name)
+        _draw_kingdom(im, draw, step, i, layout, windows[(step.deal, i)], colour, name)
     return im
 
 
@@ -352,14 +365,21 @@ def _durations(count: int) -> list[int]:
     return [FIRST_MS] + [turn] * (count - 2) + [LAST_MS] if count > 1 else [LAST_MS]
 
 
-def _encode_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
-    """One palette for every frame (255 colours and a transparent one): Pillow then stores each frame as the box
-    that changed, with the unchanged pixels transparent, which compresses to almost nothing."""
-    sample = Image.new("RGB", (frames[0].width, frames[0].height * 2))
-    sample.paste(frames[0], (0, 0))
-    sample.paste(frames[-1], (0, frames[0].height))
-    palette = sample.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+def _encode_gif(draw_frame: Callable[[int], Image.Image], count: int, durations: list[int]) -> bytes:
+    """One palette for every frame (255 colours and a transparent one), taken from the first frame, the last one and
+    the one before it (which has a turn's highlights): Pillow then stores each frame as the box that changed, with
+    the unchanged pixels transparent, which compresses to almost nothing. Frames are drawn one at a time and kept
+    in 256 colours only, a third of the memory of full colour."""
+    samples = {i: draw_frame(i) for i in sorted({0, max(0, count - 2), count - 1})}
+    width, height = samples[0].size
+    sheet = Image.new("RGB", (width, height * len(samples)))
+    for n, frame in enumerate(samples.values()):
+        sheet.paste(frame, (0, n * height))
+    palette = sheet.quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    indexed = []
+    for i in range(count):
+        frame = samples.pop(i) if i in samples else draw_frame(i)
+        indexed.append(frame.quantize(palette=palette, dither=Image.Dither.NONE))
     out = io.BytesIO()
     indexed[0].save(
         out,
@@ -390,15 +410,15 @@ def render_replay(
     game = steps[-1].game
     names = player_names(game, names)
     colours = player_colours(game, colours)
-    layout = _layout(len(game.kingdoms), game.setup.kingdom_size)
-    windows = _windows(steps)
+    layout = replay_layout(len(game.kingdoms), game.setup.kingdom_size)
+    windows = replay_windows(steps)
     title = GAME_TITLES[game.config.game]
     count = len(steps)
-    frames = [
-        _frame(s, layout, windows, names, colours, title, i / (count - 1) if count > 1 else 1.0)
-        for i, s in enumerate(steps)
-    ]
-    return _encode_gif(frames, _durations(count)), FILE_NAME
+
+    def draw_frame(i: int) -> Image.Image:
+        return _frame(steps[i], layout, windows, names, colours, title, i / (count - 1) if count > 1 else 1.0)
+
+    return _encode_gif(draw_frame, count, _durations(count)), FILE_NAME
 
 
 __all__ = ["FILE_NAME", "Step", "render_replay", "replay_steps"]
