@@ -264,7 +264,7 @@ def replay_alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
     who = ", ".join(_kingdom_name(game, i, names) for i in range(len(game.kingdoms)))
     parts = [
         f"Animated replay of {_title(game, deal=False)}: {_plural(turns, 'turn')}, one picture each, "
-        f"the kingdoms of {who} growing from their castles, the domino just placed outlined in yellow."
+        f"the kingdoms of {who} growing from their castles, the domino just placed outlined in white."
     ]
     totals = last.totals
     order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))

@@ -36,7 +36,6 @@ from .palette import (
     OUTLINE,
     PANEL,
     PANEL_EDGE,
-    PREVIEW,
     RGB,
     TEXT,
     mix,
@@ -52,6 +51,7 @@ LABEL_MARGIN = 18
 MAX_HEIGHT = 1150
 MAX_CELL = 60  # larger cells would only make the picture taller: kingdoms side by side read better
 FILE_NAME = "replay.gif"
+JUST_PLACED: RGB = (255, 255, 255)
 GAME_TITLES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 
 # Timing: the whole game in about TARGET_MS, each turn shown between the bounds; the start and the end linger.
@@ -317,8 +317,11 @@ def _draw_kingdom(
         (ra, ca), (rb, cb) = step.cells
         bx0, by0, _, _ = cell_box(min(ra, rb), min(ca, cb))
         _, _, bx1, by1 = cell_box(max(ra, rb), max(ca, cb))
-        w = max(3, cell // 12)  # inside the cells: the coordinates around the grid stay readable
-        draw.rectangle((bx0, by0, bx1 - 1, by1 - 1), outline=PREVIEW, width=w)
+        # White with a dark edge, inside the cells: it stands out on every terrain and next to every player's
+        # colour (a yellow player's border included), and the coordinates around the grid stay readable.
+        w = max(3, cell // 12)
+        draw.rectangle((bx0, by0, bx1 - 1, by1 - 1), outline=OUTLINE, width=w + 2)
+        draw.rectangle((bx0 + 1, by0 + 1, bx1 - 2, by1 - 2), outline=JUST_PLACED, width=w)
 
 
 def _caption(step: Step, names: Mapping[str, str], game_name: str) -> tuple[str, str]:
@@ -326,7 +329,7 @@ def _caption(step: Step, names: Mapping[str, str], game_name: str) -> tuple[str,
     game = step.game
     setup = game.setup
     deals = game.config.deals
-    where = "" if deals == 1 else f"Game {step.deal + 1} of {deals} · "
+    where = "" if deals == 1 else f"game {step.deal + 1} of {deals} · "
     if step.final:
         winners = game.result().winner_kingdoms
         who = " and ".join(" & ".join(names[p] for p in game.kingdoms[i].players) for i in winners)
