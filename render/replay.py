@@ -324,11 +324,10 @@ def _draw_kingdom(
         draw.rectangle((bx0 + 1, by0 + 1, bx1 - 2, by1 - 2), outline=JUST_PLACED, width=w)
 
 
-def _caption(step: Step, names: Mapping[str, str], game_name: str) -> tuple[str, str]:
+def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int) -> tuple[str, str]:
     """(left title, the line under it) for a frame."""
     game = step.game
     setup = game.setup
-    deals = game.config.deals
     where = "" if deals == 1 else f"game {step.deal + 1} of {deals} · "
     if step.final:
         winners = game.result().winner_kingdoms
@@ -343,10 +342,12 @@ def _caption(step: Step, names: Mapping[str, str], game_name: str) -> tuple[str,
     return f"{game_name} · {where}round {step.round} of {setup.rounds}", f"{names[step.player]} {what}"
 
 
-def _frame(step: Step, layout: ReplayLayout, windows, names, colours, game_name: str, progress: float) -> Image.Image:
+def _frame(
+    step: Step, layout: ReplayLayout, windows, names, colours, game_name: str, deals: int, progress: float
+) -> Image.Image:
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = Draw(im)
-    title, line = _caption(step, names, game_name)
+    title, line = _caption(step, names, game_name, deals)
     text(draw, (PAD + 4, 30), title, 24, bold=True, anchor="ls", max_width=WIDTH - 2 * PAD)
     text(draw, (PAD + 4, 62), line, 20, fill=GOLD if step.final else TEXT, anchor="ls", max_width=WIDTH - 2 * PAD)
     y = HEADER_H
@@ -397,6 +398,26 @@ def _encode_gif(draw_frame: Callable[[int], Image.Image], count: int, durations:
     return out.getvalue()
 
 
+def frame_drawer(
+    steps: Sequence[Step], names: Mapping[str, str] | None = None, colours: Mapping[str, RGB] | None = None
+) -> Callable[[int], Image.Image]:
+    """A function drawing frame `i` of the replay of `steps` (from `replay_steps`) as a full-colour picture: the
+    same frames `render_replay` encodes, for a still of any turn."""
+    game = steps[0].game
+    names = player_names(game, names)
+    colours = player_colours(game, colours)
+    layout = replay_layout(len(game.kingdoms), game.setup.kingdom_size)
+    windows = replay_windows(list(steps))
+    title = GAME_TITLES[game.config.game]
+    count = len(steps)
+
+    def draw_frame(i: int) -> Image.Image:
+        progress = i / (count - 1) if count > 1 else 1.0
+        return _frame(steps[i], layout, windows, names, colours, title, game.config.deals, progress)
+
+    return draw_frame
+
+
 def render_replay(
     config: GameConfig | Mapping[str, Any],
     seed: int,
@@ -408,20 +429,20 @@ def render_replay(
 
     `actions` is the log: `(player, action)` pairs (an engine Action or its dict), or the dicts of
     `Game.to_dict()["log"]`. Each frame shows every kingdom with its name, colour and score, the domino just placed
-    outlined; the last frame gives the winner. Loops forever, about 25 seconds for a whole game."""
+    outlined; the last frame gives the winner. Loops forever, about 25 seconds for a whole game. Names and colours
+    as for `render_table` (player id -> display name, player id -> RGB; missing ones get the defaults)."""
     steps = replay_steps(config, seed, actions)
-    game = steps[-1].game
-    names = player_names(game, names)
-    colours = player_colours(game, colours)
-    layout = replay_layout(len(game.kingdoms), game.setup.kingdom_size)
-    windows = replay_windows(steps)
-    title = GAME_TITLES[game.config.game]
     count = len(steps)
-
-    def draw_frame(i: int) -> Image.Image:
-        return _frame(steps[i], layout, windows, names, colours, title, i / (count - 1) if count > 1 else 1.0)
-
-    return _encode_gif(draw_frame, count, _durations(count)), FILE_NAME
+    return _encode_gif(frame_drawer(steps, names, colours), count, _durations(count)), FILE_NAME
 
 
-__all__ = ["FILE_NAME", "Step", "render_replay", "replay_steps"]
+__all__ = [
+    "FILE_NAME",
+    "ReplayLayout",
+    "Step",
+    "frame_drawer",
+    "render_replay",
+    "replay_layout",
+    "replay_steps",
+    "replay_windows",
+]

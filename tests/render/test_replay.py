@@ -9,13 +9,14 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine import Game, IllegalAction, Skip
 from render.palette import TERRAIN_COLOURS
 from render.replay import (
     FILE_NAME,
     WIDTH,
+    frame_drawer,
     render_replay,
     replay_layout,
     replay_steps,
@@ -117,8 +118,6 @@ def test_replay_is_an_animated_gif_of_every_turn(mode):
     mid = len(steps) // 2
     step = steps[mid]
     if step.kingdom is not None:
-        from PIL import ImageChops
-
         diff = ImageChops.difference(frames[mid][0], frames[mid - 1][0]).getbbox()
         assert diff is not None
         panel = layout.panels[step.kingdom]
@@ -164,3 +163,17 @@ def test_a_log_that_does_not_fit_the_game_is_refused():
     log = list(_log(cfg, SEED))
     with pytest.raises(IllegalAction):
         replay_steps(cfg, SEED, [*log[:4], ("p1", Skip())])
+
+
+def test_the_gif_frames_are_the_drawn_frames():
+    cfg = config("kingdomino", 4, False, ("dynasty",))
+    log = list(_log(cfg, SEED))[:200]  # into the second deal
+    steps = replay_steps(cfg, SEED, log)
+    data, _ = render_replay(cfg, SEED, log)
+    draw = frame_drawer(steps)
+    for i, (got, _) in enumerate(_frames(data)):
+        # One shared palette of 255 colours: anti-aliased edges may move a little, nothing else.
+        diff = ImageChops.difference(got, draw(i)).convert("L").point(lambda v: 255 if v > 16 else 0)
+        assert diff.histogram()[255] < 400, f"frame {i}"
+    ends = [i for i in range(len(steps) - 1) if steps[i + 1].deal != steps[i].deal]
+    assert ends and all(steps[i].round == cfg.setup.rounds for i in ends)
