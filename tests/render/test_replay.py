@@ -177,3 +177,14 @@ def test_the_gif_frames_are_the_drawn_frames():
         assert diff.histogram()[255] < 400, f"frame {i}"
     ends = [i for i in range(len(steps) - 1) if steps[i + 1].deal != steps[i].deal]
     assert ends and all(steps[i].round == cfg.setup.rounds for i in ends)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=mode_id)
+def test_every_mode_draws_its_first_rounds(mode):
+    cfg = config(*mode)
+    log = list(_log(cfg, SEED))
+    part = log[: len(log) // 4]
+    data, _ = render_replay(cfg, SEED, part, names_for(Game.new(cfg, SEED)))
+    frames = _frames(data)
+    assert len(frames) == len(replay_steps(cfg, SEED, part))
+    assert frames[0][0].width == WIDTH and frames[0][0].height <= 1150
