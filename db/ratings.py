@@ -84,6 +84,15 @@ def player_key(seat: Any) -> str:
     return str(user_id) if user_id is not None else str(seat.player_id)
 
 
+def from_store(kind: str, seats: Sequence[Any], results: Sequence[Any]) -> FinishedGame:
+    """A finished game from the store's rows: its seats (`db.models.Seat`, for who sat there) and its results
+    (`db.models.SeatResult`, matched to the seats by `player_id`). Computer seats become ``cpu:<level>``."""
+    key = {seat.player_id: player_key(seat) for seat in seats}
+    return FinishedGame(
+        kind, tuple(SeatOutcome(key.get(r.player_id, r.player_id), r.team, r.score, r.won) for r in results)
+    )
+
+
 def _get(obj: Any, name: str, *aliases: str) -> Any:
     for key in (name, *aliases):
         if isinstance(obj, Mapping):
@@ -201,6 +210,7 @@ __all__ = [
     "RatingRow",
     "SeatOutcome",
     "compute_ratings",
+    "from_store",
     "player_key",
     "side_ranks",
     "sides",

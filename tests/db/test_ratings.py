@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from db.models import Seat
-from db.ratings import FinishedGame, SeatOutcome, compute_ratings, player_key, side_ranks, sides
+from db.models import Seat, SeatResult
+from db.ratings import FinishedGame, SeatOutcome, compute_ratings, from_store, player_key, side_ranks, sides
 
 # OpenSkill's defaults (Weng & Lin 2011): mu 25, sigma 25/3, beta 25/6, tau 25/300, kappa 1e-4.
 MU, SIGMA, BETA, TAU, KAPPA = 25.0, 25.0 / 3, 25.0 / 6, 25.0 / 300, 1e-4
@@ -223,3 +223,11 @@ def test_order_of_games_matters_as_it_should():
     two = by_player(compute_ratings([b_wins, a_wins])["kingdomino"])
     # The latest result weighs a little more: each order favours its last winner.
     assert one["b"].mu > one["a"].mu and two["a"].mu > two["b"].mu
+
+
+def test_store_rows_become_a_finished_game():
+    seats = (Seat.human(1234, "Ann"), Seat.computer(1, "hard", "Computer"), Seat.computer(2, "easy", "Computer 2"))
+    results = (SeatResult("cpu:1", 50, True), SeatResult("1234", 40, False), SeatResult("cpu:2", 10, False))
+    game = from_store("queendomino", seats, results)
+    assert game == FinishedGame("queendomino", (seat("cpu:hard", 50, True), seat("1234", 40), seat("cpu:easy", 10)))
+    assert [r.player for r in compute_ratings([game])["queendomino"]] == ["cpu:hard", "1234", "cpu:easy"]
