@@ -344,9 +344,35 @@ def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int) -
     return f"{game_name} · {where}round {step.round} of {setup.rounds}", f"{names[step.player]} {what}"
 
 
+def _panel_key(step: Step, index: int) -> tuple:
+    """Everything a kingdom's panel shows: two steps with the same key draw the same panel."""
+    k = step.game.kingdoms[index]
+    active = step.kingdom == index and not step.final
+    return (
+        step.deal,
+        len(k.placed),
+        tuple(sorted((cell, b[0], b[1]) for cell, b in k.buildings.items())),
+        len(k.knights_placed),
+        step.game.queen == index,
+        step.totals[index],
+        active,
+        step.cells if active else None,
+    )
+
+
 def _frame(
-    step: Step, layout: ReplayLayout, windows, names, colours, game_name: str, deals: int, progress: float
+    step: Step,
+    layout: ReplayLayout,
+    windows,
+    names,
+    colours,
+    game_name: str,
+    deals: int,
+    progress: float,
+    panels: dict[int, tuple[tuple, Image.Image]] | None = None,
 ) -> Image.Image:
+    """Frame of `step`. With `panels` (kingdom index -> (key, picture)), a panel unchanged since the last frame
+    drawn is pasted from there instead of drawn again: a turn changes one or two kingdoms."""
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = Draw(im)
     title, line = _caption(step, names, game_name, deals)
@@ -359,9 +385,16 @@ def _frame(
         draw.rectangle((PAD, y, PAD + done - 1, y + PROGRESS_H - 1), fill=GOLD)
     game = step.game
     for i, k in enumerate(game.kingdoms):
+        box = layout.panels[i]
+        key = _panel_key(step, i)
+        if panels is not None and i in panels and panels[i][0] == key:
+            im.paste(panels[i][1], box[:2])
+            continue
         name = " & ".join(names[p] for p in k.players)
         colour = colours[k.players[0]]
         _draw_kingdom(im, draw, step, i, layout, windows[(step.deal, i)], colour, name)
+        if panels is not None:
+            panels[i] = (key, im.crop(box))
     return im
 
 
@@ -404,7 +437,8 @@ def frame_drawer(
     steps: Sequence[Step], names: Mapping[str, str] | None = None, colours: Mapping[str, RGB] | None = None
 ) -> Callable[[int], Image.Image]:
     """A function drawing frame `i` of the replay of `steps` (from `replay_steps`) as a full-colour picture: the
-    same frames `render_replay` encodes, for a still of any turn."""
+    same frames `render_replay` encodes, for a still of any turn. It keeps the last picture of each kingdom's panel,
+    so drawing the frames in order redraws only what a turn changed. Not for several threads at once."""
     game = steps[0].game
     names = player_names(game, names)
     colours = player_colours(game, colours)
@@ -412,10 +446,11 @@ def frame_drawer(
     windows = replay_windows(list(steps))
     title = GAME_TITLES[game.config.game]
     count = len(steps)
+    panels: dict[int, tuple[tuple, Image.Image]] = {}
 
     def draw_frame(i: int) -> Image.Image:
         progress = i / (count - 1) if count > 1 else 1.0
-        return _frame(steps[i], layout, windows, names, colours, title, game.config.deals, progress)
+        return _frame(steps[i], layout, windows, names, colours, title, game.config.deals, progress, panels)
 
     return draw_frame
 
