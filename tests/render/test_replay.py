@@ -171,10 +171,17 @@ def test_the_gif_frames_are_the_drawn_frames():
     steps = replay_steps(cfg, SEED, log)
     data, _ = render_replay(cfg, SEED, log)
     draw = frame_drawer(steps)
+    kept = {}
     for i, (got, _) in enumerate(_frames(data)):
+        drawn = draw(i)
         # One shared palette of 255 colours: anti-aliased edges may move a little, nothing else.
-        diff = ImageChops.difference(got, draw(i)).convert("L").point(lambda v: 255 if v > 16 else 0)
+        diff = ImageChops.difference(got, drawn).convert("L").point(lambda v: 255 if v > 16 else 0)
         assert diff.histogram()[255] < 400, f"frame {i}"
+        if i in (3, len(steps) // 2, len(steps) - 1):
+            kept[i] = drawn
+    # Drawn in order, unchanged panels are pasted from the frame before; drawn alone, all from scratch: the same.
+    for i, drawn in kept.items():
+        assert ImageChops.difference(frame_drawer(steps)(i), drawn).getbbox() is None
     ends = [i for i in range(len(steps) - 1) if steps[i + 1].deal != steps[i].deal]
     assert ends and all(steps[i].round == cfg.setup.rounds for i in ends)
 
