@@ -51,6 +51,30 @@ def _binary_folders() -> list[Path]:
     return [f for f in folders if (f / "postgres").is_file() and (f / "initdb").is_file()]
 
 
+def _reachable_by(binaries: Path, folder: Path, run_as: dict[str, object]) -> Path:
+    """`binaries`, or a copy of their installation inside `folder` when the user in `run_as` cannot reach them (a
+    virtual environment under /root, say)."""
+    try:
+        probe = subprocess.run(
+            [str(binaries / "postgres"), "--version"], capture_output=True, cwd=folder, timeout=30, **run_as
+        )  # type: ignore[call-overload]
+        if probe.returncode == 0:
+            return binaries
+    except OSError:
+        pass
+    prefix = binaries.parent
+    if not (prefix / "lib").is_dir() or not (prefix / "share").is_dir():
+        raise PostgresUnavailable(f"{binaries} cannot be run by user {run_as.get('user')} and cannot be copied")
+    # pgserver's binaries find their libraries at $ORIGIN/../../../pgserver.libs: keep that layout
+    copy = folder / "copy" / "pgserver" / "pginstall"
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(prefix / part, copy / part, symlinks=True)
+    libs = prefix.parent.parent / "pgserver.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, folder / "copy" / "pgserver.libs", symlinks=True)
+    return copy / "bin"
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -94,6 +118,7 @@ class PostgresServer:
             nobody = pwd.getpwnam("nobody")
             os.chown(folder, nobody.pw_uid, nobody.pw_gid)
             run_as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
+            binaries = _reachable_by(binaries, folder, run_as)
         data = folder / "data"
         log = folder / "server.log"
         initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
@@ -102,6 +127,7 @@ class PostgresServer:
             capture_output=True,
             text=True,
             timeout=START_TIMEOUT,
+            cwd=folder,
             **run_as,  # type: ignore[arg-type]
         )
         if init.returncode != 0:
@@ -126,6 +152,7 @@ class PostgresServer:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                cwd=folder,
                 **run_as,  # type: ignore[arg-type]
             )
         server = cls(f"postgresql://postgres@127.0.0.1:{port}/postgres", process=process, folder=folder)

@@ -259,3 +259,14 @@ async def test_two_pools_saving_one_game_at_the_same_moment_one_wins(pg_url, clo
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "Failed"), ("", "Skipped")])
+def test_without_a_server_ci_fails_loudly_and_a_developer_skips(monkeypatch, ci, outcome):
+    from tests.conftest import _unavailable
+
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(BaseException) as caught:
+        _unavailable("no binaries")
+    assert type(caught.value).__name__ == outcome
+    assert "no binaries" in str(caught.value)
