@@ -504,11 +504,18 @@ class FakeInteraction:
     modal: dict[str, Any] | None = None
     defer_ephemeral: bool = False
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first callback attempt
+    faulted_at: float | None = None  # loop time of the first request about it that met an injected fault
+    aged: float = 0.0  # seconds a test aged its token by (`FakeDiscord.age_interaction`)
     violations: list[Any] = field(default_factory=list)  # what Discord rejected about the bot's answers
 
     @property
     def kind(self) -> str:
         return InteractionType.NAMES.get(self.type, str(self.type))
+
+    @property
+    def faulted(self) -> bool:
+        """Whether an injected fault hit a request about this interaction (its lateness is not the bot's)."""
+        return self.faulted_at is not None
 
 
 def walk_components(components: list[dict[str, Any]]) -> Any:

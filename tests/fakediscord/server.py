@@ -27,6 +27,7 @@ from aiohttp import WSMsgType, web
 
 from . import limits
 from .drivers import Drivers
+from .faults import HTTP_CLIENT_RETRIED, SERVER_ERROR_MESSAGES, Fault, FaultInjector
 from .model import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -75,6 +76,9 @@ DM_PERMISSIONS = (
     | Perm.USE_APPLICATION_COMMANDS
 )
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
+# What an injected fault on an interaction's requests can cause without the bot being at fault.
+FAULT_EXCUSES = frozenset({"late response", "double response", "no response", "not acknowledged", "no original"})
+FAULT_RETRY_WAIT = 20.0  # how long past the deadline to wait for an answer that discord.py retries after a fault
 
 
 @dataclass(eq=False)
@@ -90,6 +94,11 @@ class RecordedRequest:
     headers: dict[str, str]
     at: float
     status: int | None = None
+    fault: str | None = None  # the fault the fake injected into this request, if any
+
+    @property
+    def dropped(self) -> bool:
+        return self.fault == "drop" and self.status == 0
 
     @property
     def short_path(self) -> str:
@@ -99,6 +108,10 @@ class RecordedRequest:
     def __str__(self) -> str:
         query = "?" + "&".join(f"{k}={v}" for k, v in self.query.items()) if self.query else ""
         status = f" -> {self.status}" if self.status is not None else ""
+        if self.dropped:
+            status = " -> connection dropped"
+        if self.fault:
+            status += f" (injected {self.fault})"
         return f"{self.method} {self.short_path}{query}{status}"
 
 
@@ -225,6 +238,8 @@ class FakeDiscord(Drivers):
 
         self.requests: list[RecordedRequest] = []
         self.violations: list[Violation] = []
+        self.excused: list[Violation] = []  # what Discord rejected because of an injected fault (not the bot's)
+        self.faults = FaultInjector()
         self.unhandled: list[RecordedRequest] = []
         self.internal_errors: list[str] = []
         self.identifies: list[dict[str, Any]] = []
@@ -357,6 +372,8 @@ class FakeDiscord(Drivers):
         """Serve on 127.0.0.1 (random port) and point discord.py at it."""
         self._loop = asyncio.get_running_loop()
         self._t0 = self._loop.time()
+        loop = self._loop
+        self.faults._clock = lambda: loop.time() - self._t0
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("GET", "/gateway", self._gateway_handler)
         app.router.add_route("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
@@ -426,10 +443,15 @@ class FakeDiscord(Drivers):
         problems: list[limits.Problem] | None = None,
     ) -> Violation:
         violation = Violation(kind, message, request, interaction, problems or [])
+        channel = interaction.channel.label if interaction else ""
+        if interaction is not None and interaction.faulted and kind in FAULT_EXCUSES:
+            self.excused.append(violation)
+            self._say(channel, f"(Discord rejects this, because of an injected fault: {violation})")
+            self._notify()
+            return violation
         self.violations.append(violation)
         if interaction is not None:
             interaction.violations.append(violation)
-        channel = interaction.channel.label if interaction else ""
         self._say(channel, f"!! Discord would reject this: {violation}")
         self._notify()
         return violation
@@ -641,6 +663,17 @@ class FakeDiscord(Drivers):
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         rec = await self._record(request)
+        rule = self.faults.pick(rec) if request.path.startswith(API + "/") else None
+        if rule is not None:
+            return await self._inject(request, rec, rule)
+        response = await self._respond(request, rec)
+        rec.status = response.status
+        if response.status < 300:
+            self.faults.note_success(rec)
+        self._notify()
+        return response
+
+    async def _respond(self, request: web.Request, rec: RecordedRequest) -> web.StreamResponse:
         try:
             response = await self._handle(request, rec)
         except Rejected as rejected:
@@ -661,9 +694,87 @@ class FakeDiscord(Drivers):
             # A bug in the fake: report it at teardown, answer 400 (a 5xx would make discord.py retry slowly).
             self.internal_errors.append(f"{rec}: {traceback.format_exc()}")
             response = json_response({"code": 0, "message": "fake Discord crashed, see the test report"}, 400)
+        return response
+
+    # --- injected faults ------------------------------------------------------------------------------------------
+    def _interaction_of(self, rec: RecordedRequest) -> FakeInteraction | None:
+        parts = rec.path.split("/")
+        if len(parts) > 3 and parts[1] == "interactions" and parts[2].isdigit():
+            return self.interactions.get(int(parts[2]))
+        if len(parts) > 3 and parts[1] == "webhooks":
+            return self._interactions_by_token.get(parts[3])
+        return None
+
+    async def _inject(self, request: web.Request, rec: RecordedRequest, rule: Fault) -> web.StreamResponse:
+        """Answer `rec` with the fault `rule` instead of (or around) the normal handling."""
+        rec.fault = rule.kind
+        entry = self.faults.log(rule.kind, rule.describe(), request=rec)
+        it = self._interaction_of(rec)
+        webhook = rec.path.startswith(("/interactions/", "/webhooks/"))
+        if it is not None and it.faulted_at is None:
+            it.faulted_at = rec.at
+        self._say(it.channel.label if it else "", f"(fault injected: {entry.detail} for {rec})")
+        retried = False  # whether discord.py will send the request again by itself
+        response: web.StreamResponse | None
+        if rule.kind in ("rate limit", "global rate limit"):
+            response, retried = self._rate_limited(rule), True
+        elif rule.kind == "server error":
+            body = {"message": SERVER_ERROR_MESSAGES[rule.status], "code": 0}
+            response, retried = json_response(body, rule.status), webhook or rule.status in HTTP_CLIENT_RETRIED
+        elif rule.kind == "refuse upload":
+            response = json_response({"message": "Request entity too large", "code": 40005}, 413)
+        elif rule.kind == "slow":
+            if rule.applied:
+                response = await self._respond(request, rec)
+                await asyncio.sleep(rule.delay)
+            else:
+                await asyncio.sleep(rule.delay)
+                response = await self._respond(request, rec)
+            retried = True  # the request is carried out: its answer counts
+        else:  # drop
+            if rule.applied:
+                await self._respond(request, rec)
+            await self.faults.run_on_hit(rule, rec)
+            response = None
+        if it is not None and not retried:
+            it.answered.set()  # the bot tried; nothing more will come of this attempt
+        if response is None:
+            rec.status = 0
+            if request.transport is not None:
+                request.transport.close()
+            request.protocol.force_close()
+            self._notify()
+            return web.Response(status=500)  # never sent: the connection is gone
         rec.status = response.status
+        if response.status < 300:
+            self.faults.note_success(rec)
         self._notify()
         return response
+
+    def _rate_limited(self, rule: Fault) -> web.Response:
+        retry_after = rule.retry_after
+        is_global = rule.kind == "global rate limit"
+        headers = {
+            "Content-Type": "application/json",
+            "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            bucket = rule.bucket or f"{abs(hash((rule.method, rule.route))):016x}"[:16]
+            headers.update(
+                {
+                    "X-RateLimit-Bucket": bucket,
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                }
+            )
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
 
     async def _handle(self, request: web.Request, rec: RecordedRequest) -> web.StreamResponse:
         if not request.path.startswith(API + "/"):
@@ -1341,7 +1452,8 @@ class FakeDiscord(Drivers):
                 detail=f"second initial response to {it.summary} by {it.user.name} (use a follow-up or edit)",
                 interaction=it,
             )
-        elapsed = loop.time() - it.dispatched_at
+        # After an injected fault, the bot's first attempt counts: the retries' delay is Discord's doing.
+        elapsed = (it.faulted_at if it.faulted_at is not None else loop.time()) - it.dispatched_at
         if elapsed > RESPONSE_DEADLINE:
             raise Rejected(
                 404,
@@ -1597,10 +1709,17 @@ class FakeDiscord(Drivers):
         it.dispatched_at = asyncio.get_running_loop().time()
         await self.dispatch("INTERACTION_CREATE", payload)
         self._notify()
-        try:
-            # A little past the deadline, so that a late answer is reported as late rather than missing.
-            await asyncio.wait_for(it.answered.wait(), RESPONSE_DEADLINE * 7 / 6)
-        except TimeoutError:
+        loop = asyncio.get_running_loop()
+        # A little past the deadline, so that a late answer is reported as late rather than missing; longer when
+        # an injected fault made discord.py retry.
+        deadline = it.dispatched_at + RESPONSE_DEADLINE * 7 / 6
+        while not it.answered.is_set():
+            limit = deadline + (FAULT_RETRY_WAIT if it.faulted else 0.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(it.answered.wait(), max(0.0, min(limit, loop.time() + 0.05) - loop.time()))
+            if loop.time() >= limit:
+                break
+        if not it.answered.is_set():
             self._violate(
                 "no response",
                 f"the bot did not answer {it.summary} by {it.user.name} within {RESPONSE_DEADLINE:.0f} s "

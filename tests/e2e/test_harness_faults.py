@@ -1,0 +1,187 @@
+"""Faults the fake Discord injects (rate limits, server errors, slow answers, refused and dropped uploads, dropped
+connections), seen through the real discord.py client, and never blamed on the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import aiohttp
+import discord
+import pytest
+from discord.ext import commands
+
+from tests.e2e.test_harness import bot_extensions, bot_factory  # noqa: F401  (the harness bot, without the cogs)
+from tests.fakediscord import BotRunner, FakeDiscord, RecordedRequest
+from tests.fakediscord import server as fake_server
+from tests.fakediscord.faults import FaultInjector
+
+pytestmark = pytest.mark.e2e
+
+MESSAGES = "/channels/{channel_id}/messages"
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+
+
+def _channel(bot: commands.Bot, fake: FakeDiscord) -> discord.TextChannel:
+    channel = bot.get_channel(fake.kingdomino.id)
+    assert isinstance(channel, discord.TextChannel)
+    return channel
+
+
+async def test_rate_limit_with_bucket_headers_is_waited_out(fake: FakeDiscord, bot: commands.Bot) -> None:
+    fake.faults.rate_limit("POST", MESSAGES, retry_after=0.15, bucket="abcd1234")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await _channel(bot, fake).send("after the limit")
+    assert loop.time() - started >= 0.15
+    first, second = fake.requests_to("POST", r"/messages$")
+    assert (first.status, first.fault, second.status, second.fault) == (429, "rate limit", 200, None)
+    assert bot.http._bucket_hashes["POST /channels/{channel_id}/messages"] == "abcd1234"  # it read the headers
+    assert fake.last_message("kingdomino").content == "after the limit"
+    assert fake.faults.summary() == {"injected": 1, "recovered": 1, "by_kind": {"rate limit": 1}}
+    [entry] = fake.faults.injected
+    assert entry.request is first and entry.recovered and "429 (retry after 0.15 s)" in str(entry)
+    await _channel(bot, fake).send("no more faults")  # the rule fired its one time
+    assert fake.requests_to("POST", r"/messages$")[-1].status == 200
+
+
+async def test_global_rate_limit_pauses_every_route(fake: FakeDiscord, bot: commands.Bot) -> None:
+    fake.faults.global_rate_limit("GET", "/channels/{channel_id}/messages/{message_id}", retry_after=0.2)
+    channel = _channel(bot, fake)
+    sent = await channel.send("hello")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    fetched, other = await asyncio.gather(channel.fetch_message(sent.id), _later(channel.send("meanwhile"), 0.05))
+    assert fetched.content == "hello" and other.content == "meanwhile"
+    assert loop.time() - started >= 0.2
+    # discord.py held the other route's request until the global limit was over.
+    limited = next(r for r in fake.requests if r.fault == "global rate limit")
+    meanwhile = next(r for r in fake.requests_to("POST", r"/messages$") if r.json["content"] == "meanwhile")
+    assert meanwhile.at >= limited.at + 0.2
+    assert fake.faults.counts["global rate limit"] == 1 and fake.faults.injected[0].recovered
+
+
+async def _later(coro, delay: float):  # type: ignore[no-untyped-def]
+    await asyncio.sleep(delay)
+    return await coro
+
+
+async def test_server_errors_are_retried_or_raised(fake: FakeDiscord, harness: BotRunner) -> None:
+    bot = harness.bot
+    assert bot is not None
+    channel = _channel(bot, fake)
+    fake.faults.server_error("POST", MESSAGES, status=503)  # discord.py's HTTP client does not retry a 503
+    with pytest.raises(discord.DiscordServerError) as caught:
+        await channel.send("lost")
+    assert caught.value.status == 503
+    assert fake.messages_in("kingdomino") == []
+    # The webhook adapter retries every 5xx (after 1 s): the reply arrives, and it is not late for Discord.
+    fake.faults.server_error("POST", CALLBACK, status=502)
+    reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
+    assert reply.content == "pong, alice"
+    assert [r.status for r in fake.requests_to("POST", r"/callback$")] == [502, 200]
+    assert fake.faults.summary()["by_kind"] == {"server error": 2}
+    assert fake.faults.summary()["recovered"] == 1  # the 503 on the channel was not retried
+    assert fake.take_violations() == []
+
+
+async def test_a_fault_that_makes_the_answer_late_is_not_the_bots(
+    fake: FakeDiscord, bot: commands.Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fake_server, "RESPONSE_DEADLINE", 0.2)
+    fake.faults.rate_limit("POST", CALLBACK, retry_after=0.3)
+    reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
+    assert reply.content == "pong, alice"  # arrived 0.3 s after the (shortened) deadline
+    fake.faults.slow("POST", CALLBACK, delay=0.3, applied=False)
+    reply = await fake.slash(fake.bob, "kingdomino", "harness", "ping")
+    assert reply.content == "pong, bob"
+    assert reply.interaction.faulted
+    assert fake.violations == [] and fake.excused == []
+    assert [e.kind for e in fake.faults.injected] == ["rate limit", "slow"]
+
+
+async def test_slow_answer_past_the_clients_patience(fake: FakeDiscord, bot: commands.Bot) -> None:
+    fake.faults.slow("POST", MESSAGES, delay=0.5)  # carried out at once, answered late
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(_channel(bot, fake).send("slowly"), 0.1)
+    assert fake.last_message("kingdomino").content == "slowly"  # Discord did post it
+    await fake.settle()
+
+
+async def test_refused_and_dropped_uploads(fake: FakeDiscord, bot: commands.Bot) -> None:
+    channel = _channel(bot, fake)
+    fake.faults.refuse_upload("POST", MESSAGES)
+    await channel.send("text only goes through")  # not an upload: the rule waits for one
+    with pytest.raises(discord.HTTPException) as caught:
+        await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert (caught.value.status, caught.value.code) == (413, 40005)
+    fake.faults.drop_upload()  # any route
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert [m.content for m in fake.messages_in("kingdomino")] == ["text only goes through"]
+    dropped = fake.requests_to("POST", r"/messages$")[-1]
+    assert dropped.dropped and "connection dropped" in str(dropped)
+    await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert fake.faults.summary() == {"injected": 2, "recovered": 2, "by_kind": {"refuse upload": 1, "drop": 1}}
+
+
+async def test_drop_the_connection_and_stop_the_bot_at_that_request(fake: FakeDiscord, harness: BotRunner) -> None:
+    hits: list[RecordedRequest] = []
+
+    async def crash(request: RecordedRequest) -> None:
+        hits.append(request)
+        await harness.stop()  # the bot process dies while its request hangs
+
+    fake.faults.drop_connection("POST", MESSAGES, nth=2, on_hit=crash)
+    channel = _channel(harness.bot, fake)  # type: ignore[arg-type]
+    await channel.send("first")  # the first matching request passes
+    reply = await fake.slash(fake.alice, "kingdomino", "harness", "post")  # defers, then posts: the 2nd
+    await fake.wait_until(lambda: hits and hits[0].dropped, what="the bot to be stopped")
+    assert harness.bot is None
+    assert [m.content for m in fake.messages_in("kingdomino")] == ["first"]  # the board was never posted
+    assert hits[0].dropped and hits[0].files[0].filename == "board.png"
+    assert reply.message.loading  # the user still sees "thinking..."
+    harness.take_logged_errors()  # whatever the dying command logged
+    await harness.start()
+    assert (await fake.slash(fake.bob, "kingdomino", "harness", "ping")).content == "pong, bob"
+
+
+async def test_a_dropped_interaction_answer_is_not_a_missing_answer(fake: FakeDiscord, harness: BotRunner) -> None:
+    fake.faults.drop_connection("POST", CALLBACK)  # before the fake carries it out
+    reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
+    assert reply.response_type is None
+    fake.faults.drop_connection("POST", CALLBACK, applied=True)  # carried out, the answer is lost
+    reply = await fake.slash(fake.bob, "kingdomino", "harness", "ping")
+    assert reply.content == "pong, bob"
+    await fake.wait_until(lambda: len(harness.logged_errors) == 2, what="both commands to fail")
+    assert all("ServerDisconnectedError" in e for e in harness.take_logged_errors())
+    assert fake.violations == []
+
+
+def test_seeded_faults_repeat() -> None:
+    def run(seed: int) -> list[int]:
+        faults = FaultInjector()
+        faults.seed(seed)
+        faults.server_error(status=502, probability=0.3, times=None)
+        hit = []
+        for i in range(50):
+            request = RecordedRequest(i, "GET", f"/channels/{i}", {}, None, [], {}, 0.0)
+            if faults.pick(request) is not None:
+                hit.append(i)
+        return hit
+
+    assert run(7) == run(7) and run(7) != run(8)
+    assert 5 < len(run(7)) < 25
+
+
+def test_route_templates_and_counting() -> None:
+    faults = FaultInjector()
+    rule = faults.drop_connection("post", MESSAGES, nth=3)
+
+    def request(method: str, path: str) -> RecordedRequest:
+        return RecordedRequest(0, method, path, {}, None, [], {}, 0.0)
+
+    assert faults.pick(request("POST", "/channels/1/messages/2")) is None  # not this route
+    assert faults.pick(request("GET", "/channels/1/messages")) is None  # not this method
+    picked = [faults.pick(request("POST", f"/channels/{i}/messages")) for i in range(5)]
+    assert picked == [None, None, rule, None, None] and rule.exhausted
