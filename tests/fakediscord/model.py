@@ -133,6 +133,7 @@ class FakeRole:
     permissions: int
     position: int
     managed: bool = False
+    guild_id: int = 0  # the guild the role belongs to (0: the fake's main guild)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -158,8 +159,9 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
-    role_ids: list[int] = field(default_factory=list)
+    role_ids: list[int] = field(default_factory=list)  # in every guild (each guild shows its own)
     joined_at: float = field(default_factory=time.time)
+    dms_closed: bool = False  # the bot's messages to them fail with 50007 (`FakeDiscord.close_dms`)
 
     @property
     def mention(self) -> str:
@@ -180,9 +182,11 @@ class FakeUser:
             "avatar_decoration_data": None,
         }
 
-    def member_payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+    def member_payload(
+        self, *, with_user: bool = True, permissions: int | None = None, role_ids: list[int] | None = None
+    ) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "roles": [str(r) for r in self.role_ids],
+            "roles": [str(r) for r in (self.role_ids if role_ids is None else role_ids)],
             "nick": None,
             "avatar": None,
             "banner": None,
@@ -202,6 +206,22 @@ class FakeUser:
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A guild: its @everyone role (same id as the guild), the bot's role, its owner and its channels by name."""
+
+    id: int
+    name: str
+    owner: FakeUser
+    everyone_role: FakeRole
+    bot_role: FakeRole
+    channels: dict[str, FakeChannel] = field(default_factory=dict)
+
+    def shard(self, shard_count: int) -> int:
+        """The shard that receives this guild's events: `(guild_id >> 22) % shard_count`."""
+        return (self.id >> 22) % shard_count
 
 
 @dataclass(eq=False)
