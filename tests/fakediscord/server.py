@@ -199,6 +199,30 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
 
 
+def gateway_url_for(base_url: str) -> str:
+    return base_url.replace("http://", "ws://", 1) + "/gateway"
+
+
+def point_discord_at(base_url: str) -> list[tuple[Any, str, Any]]:
+    """Point discord.py at a fake Discord served at `base_url` (http://127.0.0.1:PORT): its REST base
+    (`Route.BASE`, which the webhook adapter uses too) and its gateway (`DiscordWebSocket.DEFAULT_GATEWAY`).
+    Returns what `restore_discord` needs to undo it. The in-process harness and `subprocess_bot` both use this."""
+    patched = []
+    for owner, name, value in (
+        (discord.http.Route, "BASE", base_url + API),
+        (discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(gateway_url_for(base_url))),
+    ):
+        patched.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, value)
+    return patched
+
+
+def restore_discord(patched: list[tuple[Any, str, Any]]) -> None:
+    for owner, name, value in reversed(patched):
+        setattr(owner, name, value)
+    patched.clear()
+
+
 class FakeDiscord(Drivers):
     """One guild ("Kingdomino Test Server"), its channels, roles and members, and the bot's application.
 
@@ -482,18 +506,11 @@ class FakeDiscord(Drivers):
         await web.SockSite(self._runner, sock).start()
         self.base_url = f"http://127.0.0.1:{port}"
         self.gateway_url = f"ws://127.0.0.1:{port}/gateway"
-        self._patch(discord.http.Route, "BASE", self.base_url + API)
-        self._patch(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(self.gateway_url))
-
-    def _patch(self, owner: Any, name: str, value: Any) -> None:
-        self._patched.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, value)
+        self._patched = point_discord_at(self.base_url)
 
     async def stop(self) -> None:
         """Close gateway connections, stop serving, restore discord.py."""
-        for owner, name, value in reversed(self._patched):
-            setattr(owner, name, value)
-        self._patched.clear()
+        restore_discord(self._patched)
         for ws in list(self._gateway_sockets):
             await ws.close()
         if self._runner is not None:
