@@ -102,9 +102,12 @@ async def test_a_fault_that_makes_the_answer_late_is_not_the_bots(
 
 async def test_slow_answer_past_the_clients_patience(fake: FakeDiscord, bot: commands.Bot) -> None:
     fake.faults.slow("POST", MESSAGES, delay=0.5)  # carried out at once, answered late
+    sending = asyncio.create_task(_channel(bot, fake).send("slowly"))
+    await fake.wait_until(lambda: fake.messages_in("kingdomino"), what="the message")
+    assert not sending.done()  # Discord posted it; the bot is still waiting for the answer
     with pytest.raises(TimeoutError):
-        await asyncio.wait_for(_channel(bot, fake).send("slowly"), 0.1)
-    assert fake.last_message("kingdomino").content == "slowly"  # Discord did post it
+        await asyncio.wait_for(sending, 0.1)  # a client that gives up sees a failure, yet the message exists
+    assert fake.last_message("kingdomino").content == "slowly"
     await fake.settle()
 
 
@@ -123,6 +126,10 @@ async def test_refused_and_dropped_uploads(fake: FakeDiscord, bot: commands.Bot)
     assert dropped.dropped and "connection dropped" in str(dropped)
     await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
     assert fake.faults.summary() == {"injected": 2, "recovered": 2, "by_kind": {"refuse upload": 1, "drop": 1}}
+    fake.faults.refuse_upload(times=None)
+    fake.faults.clear()  # rules gone, the log stays
+    await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert [e.kind for e in fake.faults.take_log()] == ["refuse upload", "drop"] and fake.faults.injected == []
 
 
 async def test_drop_the_connection_and_stop_the_bot_at_that_request(fake: FakeDiscord, harness: BotRunner) -> None:

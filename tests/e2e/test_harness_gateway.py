@@ -110,6 +110,7 @@ async def test_channels_and_threads_deleted_under_the_bot(fake: FakeDiscord, bot
     channel = bot.get_channel(fake.kingdomino.id)
     assert isinstance(channel, discord.TextChannel)
     thread = await channel.create_thread(name="game-7", type=discord.ChannelType.public_thread)
+    other = await channel.create_thread(name="game-8", type=discord.ChannelType.public_thread)
     await thread.send("move 1")
     await fake.delete_channel(thread.id)
     await fake.wait_until(lambda: bot.get_channel(thread.id) is None, what="THREAD_DELETE")
@@ -122,4 +123,6 @@ async def test_channels_and_threads_deleted_under_the_bot(fake: FakeDiscord, bot
         with pytest.raises(discord.NotFound) as caught:
             await call
         assert caught.value.code == 10003
+    with pytest.raises(discord.NotFound):  # the channel's threads went with it
+        await other.send("anyone?")
     assert fake.take_violations() == []

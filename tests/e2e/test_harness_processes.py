@@ -43,7 +43,7 @@ async def test_two_processes_one_shard_each(fake: FakeDiscord) -> None:
         reply = await fake.slash(fake.carol, south.channels["general"], "harness", "ping")
         assert reply.response_type is None and killed and not second.running
         assert fake.take_violations() == []  # the crash is the test's doing
-        await second.start()  # a new process: a new session for shard 1
+        await second.restart()  # a new process: a new session for shard 1
         assert second.starts == 2 and fake.session(1).identify["shard"] == [1, 2]
         assert (await fake.slash(fake.carol, south.channels["general"], "harness", "ping")).content == "pong, carol"
         assert fake.session(0).connected and fake.session(0).resumes == 0  # the first process never noticed

@@ -53,6 +53,12 @@ async def test_auto_sharded_bot_gets_each_guild_on_its_shard(fake: FakeDiscord) 
         south_guild = bot.get_guild(south.id)
         assert south_guild is not None and south_guild.shard_id == 1
         assert {c.name for c in south_guild.text_channels} == {"general", "kingdomino"}
+        assert [r.name for r in south_guild.me.roles] == ["@everyone", "Kingdomino"]  # only this guild's roles
+        channel = south_guild.get_channel(south.channels["general"].id)
+        assert isinstance(channel, discord.TextChannel)
+        assert channel.permissions_for(south_guild.me).value == fake.permissions_for(
+            fake.bot_user, south.channels["general"]
+        )
 
         reply = await fake.slash(fake.carol, south.channels["kingdomino"], "harness", "ping")
         assert reply.content == "pong, carol"

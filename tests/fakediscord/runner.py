@@ -312,9 +312,10 @@ class BotProcess:
 
     async def stop(self, timeout: float = 10.0) -> int | None:
         """SIGTERM: the bot closes cleanly (its gateway session ends). Returns the exit code."""
+        was_running = self.running
         code = await self._finish(signal.SIGTERM, timeout)
-        if code not in (0, None):
-            self._errors.append(f"bot process {self.name} exited with {code}")
+        if was_running and code != 0:
+            self._errors.append(f"bot process {self.name} exited with {code} after SIGTERM")
         return code
 
     async def kill(self) -> int | None:
