@@ -46,24 +46,17 @@ async def test_rate_limit_with_bucket_headers_is_waited_out(fake: FakeDiscord, b
 
 
 async def test_global_rate_limit_pauses_every_route(fake: FakeDiscord, bot: commands.Bot) -> None:
-    fake.faults.global_rate_limit("GET", "/channels/{channel_id}/messages/{message_id}", retry_after=0.2)
+    fake.faults.global_rate_limit("GET", "/channels/{channel_id}/messages/{message_id}", retry_after=0.3)
     channel = _channel(bot, fake)
     sent = await channel.send("hello")
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    fetched, other = await asyncio.gather(channel.fetch_message(sent.id), _later(channel.send("meanwhile"), 0.05))
-    assert fetched.content == "hello" and other.content == "meanwhile"
-    assert loop.time() - started >= 0.2
-    # discord.py held the other route's request until the global limit was over.
+    fetching = asyncio.create_task(channel.fetch_message(sent.id))
+    await fake.wait_until(lambda: not bot.http._global_over.is_set(), what="discord.py to pause every route")
+    other = await channel.send("meanwhile")  # another route: held until the global limit is over
+    assert (await fetching).content == "hello" and other.content == "meanwhile"
     limited = next(r for r in fake.requests if r.fault == "global rate limit")
     meanwhile = next(r for r in fake.requests_to("POST", r"/messages$") if r.json["content"] == "meanwhile")
-    assert meanwhile.at >= limited.at + 0.2
+    assert meanwhile.at >= limited.at + 0.3
     assert fake.faults.counts["global rate limit"] == 1 and fake.faults.injected[0].recovered
-
-
-async def _later(coro, delay: float):  # type: ignore[no-untyped-def]
-    await asyncio.sleep(delay)
-    return await coro
 
 
 async def test_server_errors_are_retried_or_raised(fake: FakeDiscord, harness: BotRunner) -> None:
@@ -88,11 +81,11 @@ async def test_server_errors_are_retried_or_raised(fake: FakeDiscord, harness: B
 async def test_a_fault_that_makes_the_answer_late_is_not_the_bots(
     fake: FakeDiscord, bot: commands.Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(fake_server, "RESPONSE_DEADLINE", 0.2)
-    fake.faults.rate_limit("POST", CALLBACK, retry_after=0.3)
+    monkeypatch.setattr(fake_server, "RESPONSE_DEADLINE", 0.6)
+    fake.faults.rate_limit("POST", CALLBACK, retry_after=0.7)
     reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
-    assert reply.content == "pong, alice"  # arrived 0.3 s after the (shortened) deadline
-    fake.faults.slow("POST", CALLBACK, delay=0.3, applied=False)
+    assert reply.content == "pong, alice"  # arrived 0.7 s after the bot's attempt, past the (shortened) deadline
+    fake.faults.slow("POST", CALLBACK, delay=0.7, applied=False)
     reply = await fake.slash(fake.bob, "kingdomino", "harness", "ping")
     assert reply.content == "pong, bob"
     assert reply.interaction.faulted
