@@ -14,11 +14,11 @@ from tests.fakediscord.runner import no_identify_delay
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.parametrize("code", [1000, 1001, 4000])
-async def test_close_then_resume_replays_missed_events(fake: FakeDiscord, bot: commands.Bot, code: int) -> None:
+@pytest.mark.parametrize("code", [1000, 1001, 4000, None])  # None: the connection is lost, no close frame
+async def test_close_then_resume_replays_missed_events(fake: FakeDiscord, bot: commands.Bot, code: int | None) -> None:
     session = fake.session(0)
     await fake.close_gateway(code, hold=0.2)  # the bot cannot reconnect for 0.2 s
-    assert not fake.connected
+    await fake.wait_until(lambda: not fake.connected, what="the disconnect")
     # Meanwhile: a deleted channel and a slash command; both reach the bot on RESUME, in order.
     await fake.delete_channel("general")
     reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
@@ -31,7 +31,7 @@ async def test_close_then_resume_replays_missed_events(fake: FakeDiscord, bot: c
     [closed] = fake.faults.injected
     assert (closed.kind, closed.detail, closed.shard_id, closed.recovered) == (
         "gateway close",
-        f"close {code}",
+        f"close {code}" if code else "connection lost",
         0,
         True,
     )

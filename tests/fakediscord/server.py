@@ -1097,11 +1097,12 @@ class FakeDiscord(Drivers):
         return targets
 
     async def close_gateway(
-        self, code: int = 4000, *, shard_id: int | None = None, hold: float = 0.0, reason: str = ""
+        self, code: int | None = 4000, *, shard_id: int | None = None, hold: float = 0.0, reason: str = ""
     ) -> None:
         """Close the gateway connection(s) (all shards, or `shard_id`) with `code`, as Discord does: discord.py
         reconnects and RESUMEs. 4009 (session timed out) also ends the session, so the RESUME gets INVALID_SESSION
-        and the bot IDENTIFYs again. `hold`: new connections get no HELLO for that long (events meanwhile are
+        and the bot IDENTIFYs again. None: the connection is lost without a close frame (a network failure).
+        `hold`: new connections get no HELLO for that long (events meanwhile are
         buffered and replayed on RESUME)."""
         assert self._loop is not None
         if hold:
@@ -1111,9 +1112,15 @@ class FakeDiscord(Drivers):
             assert ws is not None
             if code == 4009:
                 session.invalid = True
-            self._closing_by_server[ws] = code
-            self.faults.log("gateway close", f"close {code}", shard_id=session.shard_id)
-            self._say("", f"(fault injected: gateway shard {session.shard_id} closed with {code})")
+            self._closing_by_server[ws] = code or 1006
+            what = f"close {code}" if code else "connection lost"
+            self.faults.log("gateway close", what, shard_id=session.shard_id)
+            self._say("", f"(fault injected: gateway shard {session.shard_id}: {what})")
+            if code is None:
+                transport = ws._req.transport if ws._req is not None else None
+                if transport is not None:
+                    transport.abort()
+                continue
             await ws.close(code=code, message=(reason or f"closed by the test ({code})").encode())
 
     async def request_reconnect(self, *, shard_id: int | None = None) -> None:
