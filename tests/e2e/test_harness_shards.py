@@ -62,6 +62,7 @@ async def test_auto_sharded_bot_gets_each_guild_on_its_shard(fake: FakeDiscord) 
 
         reply = await fake.slash(fake.carol, south.channels["kingdomino"], "harness", "ping")
         assert reply.content == "pong, carol"
+        assert "South #kingdomino | carol: /harness ping" in fake.transcript(south.channels["kingdomino"])
         [created] = events_of(fake, 1, "INTERACTION_CREATE")
         assert created["guild_id"] == str(south.id) and events_of(fake, 0, "INTERACTION_CREATE") == []
         await fake.delete_channel(north.channels["general"])

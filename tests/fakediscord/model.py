@@ -244,6 +244,7 @@ class FakeChannel:
     thread_member_ids: set[int] = field(default_factory=set)
     recipients: list[FakeUser] = field(default_factory=list)  # DMs
     deleted: bool = False
+    guild_label: str = ""  # the guild's name in transcripts, for guilds other than the main one
 
     @property
     def is_thread(self) -> bool:
@@ -257,7 +258,8 @@ class FakeChannel:
     def label(self) -> str:
         if self.is_dm:
             return "DM with " + ", ".join(u.name for u in self.recipients)
-        return ("thread #" if self.is_thread else "#") + self.name
+        where = f"{self.guild_label} " if self.guild_label else ""
+        return where + ("thread #" if self.is_thread else "#") + self.name
 
     def payload(self, *, permissions: int | None = None, message_count: int = 0) -> dict[str, Any]:
         if self.is_dm:

@@ -1,8 +1,10 @@
-"""The fake Discord: REST API and gateway on 127.0.0.1, a model of one guild, limits enforced.
+"""The fake Discord: REST API and gateway on 127.0.0.1, a model of a guild (or several), limits enforced.
 
 `FakeDiscord` is started inside the test's event loop. While it runs, discord.py's `Route.BASE` and
 `DiscordWebSocket.DEFAULT_GATEWAY` point at it, so an unmodified bot logs in, connects and answers
-interactions against it. The drivers that act as people (slash commands, clicks, ...) are in `drivers.py`.
+interactions against it. The drivers that act as people (slash commands, clicks, ...) are in `drivers.py`;
+the faults it can inject are in `faults.py`. The gateway keeps sessions (RESUME replays what a shard missed) and
+routes each guild's events to its shard.
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ class FakeDiscord(Drivers):
 
     People: `alice` (role Game Master: Manage Channels, Manage Messages, Manage Threads), `bob`, `carol`, `dave`;
     `olivia` owns the guild. Channels: `#general` (no threads for @everyone), `#kingdomino` (threads allowed),
-    `#announcements` (@everyone, the bot included, cannot send messages).
+    `#announcements` (@everyone, the bot included, cannot send messages). `add_guild` adds more guilds.
     """
 
     def __init__(self, *, token: str = "fake-token", privileged_intents: int = 0) -> None:
@@ -358,7 +360,9 @@ class FakeDiscord(Drivers):
         guild = FakeGuild(guild_id, name, self.user(owner) if owner else self.owner, everyone, bot_role)
         self.guilds[guild_id] = guild
         for position, channel_name in enumerate(("general", "kingdomino")):
-            channel = self._add_channel(channel_name, ChannelType.TEXT, guild_id=guild_id, position=position)
+            channel = self._add_channel(
+                channel_name, ChannelType.TEXT, guild_id=guild_id, position=position, guild_label=name
+            )
             guild.channels[channel_name] = channel
         if await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id)):
             self._say("", f"({self.bot_user.name} joined {name})")
@@ -1445,6 +1449,7 @@ class FakeDiscord(Drivers):
             body["name"],
             kind,
             parent.guild_id,
+            guild_label=parent.guild_label,
             parent_id=parent.id,
             owner_id=self.bot_user.id,
             auto_archive_duration=body.get("auto_archive_duration") or 1440,
