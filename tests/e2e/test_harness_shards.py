@@ -116,3 +116,23 @@ async def test_gateway_bot_recommends_the_shard_count(fake: FakeDiscord) -> None
         assert all(events_of(fake, s, "READY")[0]["guilds"] == [] for s in empty)
     finally:
         await runner.stop()
+
+
+async def test_two_bots_on_the_same_shard_both_get_its_events(fake: FakeDiscord) -> None:
+    first = BotRunner(fake, factory(commands.Bot), extensions=["tests.e2e.harness_cog"])
+    second = BotRunner(fake, factory(commands.Bot), extensions=["tests.e2e.harness_cog"], sync_commands=False)
+    await first.start()
+    await second.start()
+    try:
+        assert len([s for s in fake.sessions if s.connected]) == 2  # as on Discord: the older session lives on
+        reply = await fake.slash(fake.alice, "kingdomino", "harness", "ping")
+        assert reply.content == "pong, alice"
+        await fake.wait_until(lambda: fake.violations, what="the second answer")
+        [double] = fake.take_violations()
+        assert double.kind == "double response"  # a misconfigured deployment shows
+        await fake.wait_until(lambda: first.logged_errors, what="the refused answer to be logged")
+    finally:
+        await second.stop()
+        await first.stop()
+    assert "already been acknowledged" in first.take_logged_errors()[0]
+    second.take_logged_errors()

@@ -1008,9 +1008,8 @@ class FakeDiscord(Drivers):
         if not 0 <= shard_id < shard_count:
             await ws.close(code=4010, message=b"Invalid shard.")
             return
-        for old in self.sessions:  # a new session replaces the shard's old one
-            if old.shard_id == shard_id:
-                old.invalid = True
+        # As on Discord, an older session of the same shard lives on (two processes that claim the same shard both
+        # get its events, and both answer its interactions).
         session = GatewaySession(secrets.token_hex(16), shard_id, shard_count, data, ws)
         self.sessions.append(session)
         self._ws_sessions[ws] = session
