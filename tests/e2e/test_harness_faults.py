@@ -185,3 +185,16 @@ def test_route_templates_and_counting() -> None:
     assert faults.pick(request("GET", "/channels/1/messages")) is None  # not this method
     picked = [faults.pick(request("POST", f"/channels/{i}/messages")) for i in range(5)]
     assert picked == [None, None, rule, None, None] and rule.exhausted
+
+
+async def test_seeded_faults_everywhere_are_recovered(fake: FakeDiscord, bot: commands.Bot) -> None:
+    fake.faults.seed(3)
+    fake.faults.rate_limit(retry_after=0.01, probability=0.3, times=None)  # any method, any route
+    for name in ("alice", "bob", "carol", "dave"):
+        assert (await fake.slash(name, "kingdomino", "harness", "ping")).content == f"pong, {name}"
+        await _channel(bot, fake).send(f"hello {name}")
+    summary = fake.faults.summary()
+    assert summary["injected"] > 0 and summary["recovered"] == summary["injected"], summary
+    assert fake.violations == [] and fake.excused == []
+    assert [m.content for m in fake.messages_in("kingdomino")][-1] == "hello dave"
+    assert all(e.request is not None and e.request.status == 429 for e in fake.faults.injected)
