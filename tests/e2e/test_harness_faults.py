@@ -198,3 +198,15 @@ async def test_seeded_faults_everywhere_are_recovered(fake: FakeDiscord, bot: co
     assert fake.violations == [] and fake.excused == []
     assert [m.content for m in fake.messages_in("kingdomino")][-1] == "hello dave"
     assert all(e.request is not None and e.request.status == 429 for e in fake.faults.injected)
+
+
+async def test_a_failing_on_hit_is_reported_and_the_connection_still_drops(
+    fake: FakeDiscord, bot: commands.Bot
+) -> None:
+    fake.faults.drop_connection("POST", MESSAGES, on_hit=lambda: 1 / 0)  # no argument: called without the request
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await _channel(bot, fake).send("lost")
+    [error] = fake.internal_errors
+    assert "on_hit of connection dropped on POST /channels/{channel_id}/messages failed" in error
+    assert "ZeroDivisionError" in error
+    fake.internal_errors.clear()

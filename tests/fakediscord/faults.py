@@ -33,7 +33,7 @@ SERVER_ERROR_MESSAGES = {
     504: "504: Gateway Timeout",
 }
 
-OnHit = Callable[["RecordedRequest"], Any]
+OnHit = Callable[["RecordedRequest"], Any] | Callable[[], Any]
 
 
 def route_pattern(route: str | None) -> re.Pattern[str] | None:
@@ -43,6 +43,15 @@ def route_pattern(route: str | None) -> re.Pattern[str] | None:
     parts = re.split(r"(\{[^}/]+\})", route)
     regex = "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts)
     return re.compile(regex)
+
+
+def _takes_an_argument(function: Callable[..., Any]) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any(p.kind in positional or p.kind == inspect.Parameter.VAR_POSITIONAL for p in parameters)
 
 
 @dataclass(eq=False)
@@ -220,10 +229,12 @@ class FaultInjector:
         return entry
 
     async def run_on_hit(self, rule: Fault, rec: RecordedRequest) -> None:
-        if rule.on_hit is not None:
-            result = rule.on_hit(rec)
-            if inspect.isawaitable(result):
-                await asyncio.ensure_future(result)
+        """Call `on_hit(request)`, or `on_hit()` if it takes no argument (`harness.stop`, `process.kill`)."""
+        if rule.on_hit is None:
+            return
+        result = rule.on_hit(rec) if _takes_an_argument(rule.on_hit) else rule.on_hit()  # type: ignore[call-arg]
+        if inspect.isawaitable(result):
+            await asyncio.ensure_future(result)
 
     def note_success(self, rec: RecordedRequest) -> None:
         """A request succeeded: the earlier faults on the same method and path are recovered."""

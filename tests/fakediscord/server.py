@@ -874,7 +874,10 @@ class FakeDiscord(Drivers):
         else:  # drop
             if rule.applied:
                 await self._respond(request, rec)
-            await self.faults.run_on_hit(rule, rec)
+            try:
+                await self.faults.run_on_hit(rule, rec)
+            except Exception:  # the test's callback failed: report it at teardown, drop the connection anyway
+                self.internal_errors.append(f"on_hit of {rule.describe()} failed: {traceback.format_exc()}")
             response = None
         if it is not None and not retried:
             it.answered.set()  # the bot tried; nothing more will come of this attempt
