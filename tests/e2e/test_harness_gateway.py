@@ -8,7 +8,7 @@ import pytest
 from discord.ext import commands
 
 from tests.e2e.test_harness import bot_extensions, bot_factory  # noqa: F401  (the harness bot, without the cogs)
-from tests.fakediscord import BotRunner, FakeDiscord
+from tests.fakediscord import BotRunner, ClientRefused, FakeDiscord
 from tests.fakediscord.runner import no_identify_delay
 
 pytestmark = pytest.mark.e2e
@@ -125,4 +125,6 @@ async def test_channels_and_threads_deleted_under_the_bot(fake: FakeDiscord, bot
         assert caught.value.code == 10003
     with pytest.raises(discord.NotFound):  # the channel's threads went with it
         await other.send("anyone?")
+    with pytest.raises(ClientRefused, match="#kingdomino was deleted"):
+        await fake.slash(fake.alice, fake.kingdomino, "harness", "ping")
     assert fake.take_violations() == []

@@ -29,7 +29,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
-from .drivers import Drivers
+from .drivers import ClientRefused, Drivers
 from .faults import HTTP_CLIENT_RETRIED, SERVER_ERROR_MESSAGES, Fault, FaultInjector
 from .model import (
     ALL_PERMISSIONS,
@@ -2008,6 +2008,8 @@ class FakeDiscord(Drivers):
 
     async def send_interaction(self, it: FakeInteraction, *, permissions: int | None = None) -> None:
         """Dispatch INTERACTION_CREATE and wait for the bot's initial response (3 s, then a violation)."""
+        if it.channel.deleted:
+            raise ClientRefused(f"{it.channel.label} was deleted: nobody can use it any more")
         if not self._sessions_for(it.channel.guild_id):
             raise AssertionError(f"no bot is connected to the gateway to receive {it.summary}")
         payload = self.interaction_payload(it, permissions=permissions)
