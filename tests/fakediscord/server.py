@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import mimetypes
 import re
@@ -906,7 +907,7 @@ class FakeDiscord(Drivers):
         if is_global:
             headers["X-RateLimit-Global"] = "true"
         else:
-            bucket = rule.bucket or f"{abs(hash((rule.method, rule.route))):016x}"[:16]
+            bucket = rule.bucket or hashlib.sha1(f"{rule.method} {rule.route}".encode()).hexdigest()[:16]
             headers.update(
                 {
                     "X-RateLimit-Bucket": bucket,
