@@ -210,3 +210,29 @@ async def test_a_failing_on_hit_is_reported_and_the_connection_still_drops(
     assert "on_hit of connection dropped on POST /channels/{channel_id}/messages failed" in error
     assert "ZeroDivisionError" in error
     fake.internal_errors.clear()
+
+
+async def test_rate_limit_headers_as_discord_sends_them(fake: FakeDiscord) -> None:
+    fake.faults.rate_limit("GET", "/users/@me", retry_after=1.5, bucket="b1")
+    fake.faults.global_rate_limit("GET", "/users/@me", retry_after=0.25)
+    auth = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{fake.base_url}/api/v10/users/@me", headers=auth) as response:
+            assert response.status == 429 and await response.json() == {
+                "message": "You are being rate limited.",
+                "retry_after": 1.5,
+                "global": False,
+            }
+            headers = response.headers
+            assert (headers["X-RateLimit-Bucket"], headers["X-RateLimit-Remaining"]) == ("b1", "0")
+            assert headers["X-RateLimit-Limit"] == "5" and headers["X-RateLimit-Reset-After"] == "1.500"
+            assert float(headers["X-RateLimit-Reset"]) > 1e9 and headers["Retry-After"] == "2"
+            assert headers["Via"] and headers["X-RateLimit-Scope"] == "user" and "X-RateLimit-Global" not in headers
+        async with session.get(f"{fake.base_url}/api/v10/users/@me", headers=auth) as response:
+            assert response.status == 429 and (await response.json())["global"] is True
+            assert (
+                response.headers["X-RateLimit-Global"] == "true" and response.headers["X-RateLimit-Scope"] == "global"
+            )
+            assert "X-RateLimit-Bucket" not in response.headers
+        async with session.get(f"{fake.base_url}/api/v10/users/@me", headers=auth) as response:
+            assert response.status == 200
