@@ -119,6 +119,7 @@ async def test_refused_and_dropped_uploads(fake: FakeDiscord, bot: commands.Bot)
     assert dropped.dropped and "connection dropped" in str(dropped)
     await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))
     assert fake.faults.summary() == {"injected": 2, "recovered": 2, "by_kind": {"refuse upload": 1, "drop": 1}}
+    assert fake.faults.report() == "faults injected: 2 (drop 1, refuse upload 1); recovered: 2"
     fake.faults.refuse_upload(times=None)
     fake.faults.clear()  # rules gone, the log stays
     await channel.send("board", file=discord.File(io.BytesIO(b"png"), "board.png"))

@@ -262,6 +262,14 @@ class FaultInjector:
             "by_kind": dict(self.counts),
         }
 
+    def report(self) -> str:
+        """One line for a soak test's output: 'faults injected: 5 (rate limit 3, drop 2); recovered: 4'."""
+        summary = self.summary()
+        kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary["by_kind"].items()))
+        return (
+            f"faults injected: {summary['injected']}{f' ({kinds})' if kinds else ''}; recovered: {summary['recovered']}"
+        )
+
     def take_log(self) -> list[InjectedFault]:
         taken, self.injected = self.injected, []
         return taken
