@@ -17,13 +17,17 @@ log = logging.getLogger("kingdomino")
 EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.admin")
 
 
-class KingdominoBot(commands.Bot):
+class KingdominoBot(commands.AutoShardedBot):
     """The bot. It receives its settings and its game store; `setup_hook` loads the cogs and the buttons that must
     keep working across restarts. Commands are synced only on demand (`/admin sync` or `--sync`)."""
 
     def __init__(self, settings: Settings, store, *, sync: str | None = None, **options) -> None:
         intents = discord.Intents.default()  # no privileged intents
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())  # each message names whom it pings
+        if getattr(settings, "shard_count", None) is not None:
+            options.setdefault("shard_count", settings.shard_count)
+            if settings.shard_ids is not None:
+                options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store
@@ -70,7 +74,13 @@ class KingdominoBot(commands.Bot):
 async def _main(settings: Settings, sync: str | None) -> None:
     from db import open_store
 
-    store = await open_store(settings.database_path)
+    from db.errors import StoreError
+
+    try:
+        store = await open_store(settings.database_path, settings.database_url)
+    except StoreError as error:  # names host and database, never the password
+        log.error("The database cannot be opened: %s", error)
+        raise SystemExit(1) from None
     try:
         async with KingdominoBot(settings, store, sync=sync) as bot:
             await bot.start(settings.token)
