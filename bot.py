@@ -73,7 +73,6 @@ class KingdominoBot(commands.AutoShardedBot):
 
 async def _main(settings: Settings, sync: str | None) -> None:
     from db import open_store
-
     from db.errors import StoreError
 
     try:
