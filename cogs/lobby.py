@@ -4,13 +4,14 @@ rematch. One active game per channel (the database enforces it too)."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.errors import ActiveGameExists, SeatConflict, StaleVersion, WrongStatus
+from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion, WrongStatus
 from db.models import GameRecord, GameStatus, Seat
 from engine import GameConfig
 from engine.config import PLAYER_RANGE
@@ -20,6 +21,7 @@ from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, cle
 from .service import STALE
 from .views import guarded, service_of
 
+log = logging.getLogger(__name__)
 LEVELS = ("easy", "medium", "hard")
 VARIANT_OPTIONS = {
     "dynasty": "Dynasty: three games, the highest sum wins",
@@ -298,6 +300,7 @@ async def lobby_action(
             if op == "join":
                 if rec.seat_of(player):
                     raise UserError("You already have a seat at this table.")
+                await check_limits(interaction, hosting=False)
                 if len(rec.seats) >= size:
                     raise UserError(f"The table is full ({size} seats).")
                 name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
@@ -373,6 +376,52 @@ async def hand_over_host(service, rec: GameRecord, seat: Seat) -> GameRecord:
     return await service.store.set_host(rec.id, rec.version, seat.user_id)
 
 
+async def cancel_unreadable(interaction: discord.Interaction) -> bool:
+    """`/game cancel` on a game whose stored data cannot be read: the host or a member with Manage Channels closes
+    it, which frees the channel. False when the channel's game reads fine (the ordinary cancel applies)."""
+    service = service_of(interaction)
+    summary = await service.store.get_active_summary(interaction.channel_id)
+    if summary is None:
+        return False
+    try:
+        await service.store.get_game(summary.id)
+        return False
+    except CorruptGame:
+        pass
+    perms = getattr(interaction, "permissions", None)
+    if interaction.user.id != summary.host_user_id and not (perms and perms.manage_channels):
+        raise UserError("Only the host or a member with Manage Channels can close this game that cannot be read.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service.stop_computers(summary.id)
+    await service.store.cancel_game(summary.id, reason="unreadable")
+    log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
+    await interaction.followup.send(
+        f"Game #{summary.id} could not be read; it is closed and the channel is free for a new game.", ephemeral=True
+    )
+    return True
+
+
+async def check_limits(interaction: discord.Interaction, *, hosting: bool) -> None:
+    """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
+    if interaction.guild_id is None:
+        return
+    store = service_of(interaction).store
+    limits = await store.get_guild_settings(interaction.guild_id)
+    if hosting:
+        hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
+        if hosted >= limits.max_lobbies_per_member:
+            raise UserError(
+                f"You already host {hosted} open table{'s' if hosted != 1 else ''} in this server (the limit is "
+                f"{limits.max_lobbies_per_member}): start or cancel one first (`/game mine` lists them)."
+            )
+    playing = await store.count_active_games_of(interaction.guild_id, interaction.user.id)
+    if playing >= limits.max_games_per_member:
+        raise UserError(
+            f"You already sit at {playing} games in this server (the limit is {limits.max_games_per_member}): "
+            "finish one first (`/game mine` lists them)."
+        )
+
+
 def check_can_start(rec: GameRecord) -> None:
     """Refuse, saying why, a table that cannot start as it is."""
     if not any(not s.is_computer for s in rec.seats):
@@ -419,6 +468,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
             newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
             if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
                 raise UserError("This rematch button was already used: start a new game with `/game new`.")
+            await check_limits(interaction, hosting=True)
             options = {
                 "seats": len(old.seats),
                 "variants": list(old.config.get("variants", ())),
@@ -524,6 +574,7 @@ class LobbyCog(commands.Cog):
                 GameConfig(kind, placeholder, frozenset(variants), team_pairs)
             except ValueError as error:
                 raise UserError(f"That table is not possible: {error}") from None
+            await check_limits(interaction, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
@@ -543,7 +594,10 @@ class LobbyCog(commands.Cog):
 
     async def _op(self, interaction: discord.Interaction, op: str) -> None:
         async def work():
-            rec = await service_of(interaction).active(interaction.channel_id)  # type: ignore[arg-type]
+            service = service_of(interaction)
+            if op == "cancel" and await cancel_unreadable(interaction):
+                return
+            rec = await service.active(interaction.channel_id)  # type: ignore[arg-type]
             await lobby_action(interaction, rec.id, op)
 
         await guarded(interaction, work())

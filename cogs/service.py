@@ -11,7 +11,10 @@ import asyncio
 import dataclasses
 import io
 import logging
+import os
 import random
+import socket
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,6 +33,7 @@ from .common import (
     UserError,
     breakdown_text,
     clean_name,
+    clip,
     decision_words,
     domino_words,
     economy_line,
@@ -46,8 +50,14 @@ from .common import (
 
 log = logging.getLogger(__name__)
 
+UNREADABLE = (
+    "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
+    "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
+)
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
+TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
+TIMER_LEASE_SECONDS = 300.0  # how long a process may take to handle a due timer before another one may
 COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
@@ -109,6 +119,7 @@ class GameService:
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self._picture_failures: set[tuple[int, str]] = set()
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process, for claims
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
@@ -125,7 +136,7 @@ class GameService:
             return await self.store.get_game(game_id)
         except CorruptGame as error:
             log.error("Game %s cannot be read: %s", game_id, error)
-            raise UserError(f"Game #{game_id} cannot be read ({error}). Other games are not affected.") from None
+            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         except StoreError as error:
             raise UserError(str(error)) from None
 
@@ -141,7 +152,7 @@ class GameService:
             rec = await self.store.get_active_game(channel_id)
         except CorruptGame as error:
             log.error("The game of channel %s cannot be read: %s", channel_id, error)
-            raise UserError(f"The game in this channel cannot be read ({error}).") from None
+            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         if rec is None:
             raise UserError("There is no game in this channel: start one with `/game new`.")
         if playing and rec.status != GameStatus.PLAYING:
@@ -150,9 +161,9 @@ class GameService:
 
     async def latest(self, channel_id: int) -> GameRecord:
         """The active game of the channel, else its most recent finished one (for looking at the end)."""
-        rec = await self.store.get_active_game(channel_id)
-        if rec is not None:
-            return rec
+        summary = await self.store.get_active_summary(channel_id)
+        if summary is not None:
+            return await self.get(summary.id)
         games = await self.store.list_games(channel_id=channel_id, limit=1)
         if not games:
             raise UserError("There is no game in this channel: start one with `/game new`.")
@@ -268,17 +279,32 @@ class GameService:
                 self.schedule_computers(rec.id)
             elif game.is_over or nxt is None or nxt.player_id != mover or self._notes.get(rec.id):
                 await self._publish(outcome)
+            elif rec.table_message_id is not None:
+                # Still the mover's turn (its next step, or their second king): the table on screen still names
+                # the right player, so it stays, and counts as current.
+                await self.store.set_table_message(
+                    rec.id, rec.table_channel_id or rec.channel_id, rec.table_message_id, shown_version=rec.version
+                )
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
             reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
             outcome.warning = f"Your move is saved, but: {reason} It will show with the next move."
 
-    async def _publish(self, outcome: MoveOutcome) -> None:
-        """Post the table with everything that happened since the last one."""
+    async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
+        """Post the table with everything that happened since the last one: once per version of the game, even
+        with several processes (the store hands the posting to one of them)."""
         outcome.record = rec = await self.get(outcome.record.id)
+        if not await self.store.claim_table_post(rec.id, rec.version, self.owner, TABLE_LEASE_SECONDS, self.clock()):
+            return  # another process, or an earlier call, posts this version's table
+        if note:
+            self._notes.setdefault(rec.id, []).append(note)
         events = self._pending.get(rec.id, [])
         note = "\n".join(self._notes.get(rec.id, []))
-        await self.post_table(rec, events, note=note)
+        try:
+            await self.post_table(rec, events, note=note)
+        except BaseException:
+            await self.store.release_table_post(rec.id, rec.version, self.owner)  # the next attempt may try at once
+            raise
         self._pending.pop(rec.id, None)
         self._notes.pop(rec.id, None)
         outcome.table_posted = True
@@ -492,7 +518,7 @@ class GameService:
                 "(and Send Messages in Threads in a thread)."
             ) from None
         await self._retire_table(rec)
-        await self.store.set_table_message(rec.id, rec.channel_id, message.id)
+        await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
         return message
 
     async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
@@ -512,16 +538,82 @@ class GameService:
 
     # -- timers ------------------------------------------------------------------------------------------------
     async def run_due(self) -> int:
-        """Send due reminders and play for players whose deadline passed. Returns how many games were handled."""
+        """Send due reminders and play for players whose deadline passed; each claimed in the store first, so that
+        with several processes each fires once (a claim by a process that died runs out and is taken again).
+        Returns how many games were handled."""
         now = self.clock()
         handled = 0
-        for summary in await self.store.due_games(now):
+        for summary in await self.store.claim_due(now, self.owner, TIMER_LEASE_SECONDS):
             try:
                 await self._handle_due(summary.id, now)
                 handled += 1
             except Exception:
                 log.exception("Timer of game %s failed", summary.id)
+            finally:
+                await self.store.release_claim(summary.id, self.owner)
         return handled
+
+    async def expire_lobbies(self) -> list[int]:
+        """Close the lobbies that sat unchanged longer than their server allows (a lobby blocks its channel)."""
+        now = self.clock()
+        closed = []
+        hours: dict[int | None, float] = {}
+        for summary in await self.store.expired_lobbies(now - timedelta(minutes=1)):
+            if summary.guild_id not in hours:
+                limits = await self.store.get_guild_settings(summary.guild_id) if summary.guild_id else None
+                hours[summary.guild_id] = limits.lobby_expiry_hours if limits else 24.0
+            if summary.updated_at > now - timedelta(hours=hours[summary.guild_id]):
+                continue
+            try:
+                await self.store.cancel_game(summary.id, summary.version, reason="expired")
+            except StoreError:
+                continue  # it changed meanwhile: someone is using it
+            closed.append(summary.id)
+            from .lobby import lobby_text
+
+            channel = self.bot.get_partial_messageable(summary.channel_id)
+            if summary.table_message_id is not None:
+                try:
+                    rec = await self.store.get_game(summary.id)
+                    await channel.get_partial_message(summary.table_message_id).edit(
+                        content=lobby_text(rec)
+                        + f"\n⌛ Nobody started it for {hours[summary.guild_id]:g} hours: closed.",
+                        view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                except (discord.HTTPException, StoreError):
+                    log.info("Lobby %s expired; its message could not be updated", summary.id)
+        return closed
+
+    async def repair_tables(self) -> int:
+        """Post the table again for every game in play whose latest table message is missing or shows an older
+        state (a crash between saving and posting, Discord failing for good): once per game and version across
+        processes, with the mention of the player to act. Games whose computer players must act get them going
+        instead (they post the table). Returns how many tables were posted."""
+        posted = 0
+        for summary in await self.store.stale_tables():
+            if summary.id in self._chains:
+                continue
+            try:
+                rec = await self.get(summary.id)
+            except UserError:
+                continue
+            game = rec.game
+            if rec.status != GameStatus.PLAYING or game is None:
+                continue
+            nxt = self._next_seat(rec, game)
+            if nxt is not None and nxt.is_computer:
+                self.schedule_computers(rec.id)
+                continue
+            try:
+                async with self.lock(rec.channel_id):
+                    outcome = MoveOutcome(rec, game)
+                    note = "" if self._pending.get(rec.id) else "🔁 The table again, as it stands now."
+                    await self._publish(outcome, note=note)
+                    posted += outcome.table_posted
+            except Exception:
+                log.warning("Game %s: its table could not be posted again yet", rec.id, exc_info=True)
+        return posted
 
     async def _handle_due(self, game_id: int, now: datetime) -> None:
         rec = await self.get(game_id)

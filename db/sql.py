@@ -509,6 +509,15 @@ class SqlGameStore:
                 )
             return bool(won)
 
+    async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
+        async with self._write() as tx:
+            rows = await tx.fetchall(
+                "release_table",
+                "DELETE FROM table_claims WHERE game_id = ? AND version = ? AND owner = ? RETURNING game_id",
+                (game_id, version, owner),
+            )
+            return bool(rows)
+
     async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:
         _check_lease(owner, lease_seconds)
         at = to_ms(now) or 0

@@ -220,6 +220,11 @@ class GameStore(Protocol):
         the next claim wins again."""
         ...
 
+    async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
+        """Give up `owner`'s claim on posting the table of the game at `version` (the post failed), so that the
+        next attempt, by any process, may claim it at once. False if `owner` did not hold it."""
+        ...
+
     async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:
         """Atomically claim, for `owner` and `lease_seconds`, up to `limit` games in play whose reminder or deadline
         is due at `now` and which no live claim holds; most overdue first. Two claimers never get the same game; a
