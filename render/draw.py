@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from engine import Game
 
 from . import fonts
+from .names import clean_name
 from .palette import PLAYER_COLOURS, RGB, TEXT
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive ends)
@@ -41,20 +42,45 @@ class Draw(ImageDraw.ImageDraw):
 @lru_cache(maxsize=4096)
 def _fitted(s: str, size: int, bold: bool, max_width: float | None) -> str:
     f = fonts.font(size, bold)
-    return fonts.fit(s, f, max_width) if max_width is not None else fonts.drawable(s, f)
+    extra = fonts.fallback_fonts(size, bold)
+    if max_width is None:
+        return "".join(t for t, _ in fonts.runs(s, f, extra))
+    return fonts.fit(s, f, max_width, extra)
 
 
 @lru_cache(maxsize=4096)
 def _mask(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, int, int, float]:
     """The text drawn once as an 8-bit mask, its offset from the anchor point, and its advance width."""
     f = fonts.font(size, bold)
-    x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
-    width = f.getlength(s)
-    if x1 <= x0 or y1 <= y0:
+    parts = fonts.runs(s, f, fonts.fallback_fonts(size, bold))
+    if len(parts) <= 1:
+        s, f = parts[0] if parts else ("", f)
+        x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
+        width = f.getlength(s)
+        if x1 <= x0 or y1 <= y0:
+            return None, 0, 0, width
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
+        return mask, x0, y0, width
+    # Several fonts: lay the runs out on the main font's baseline, then place the whole as `anchor` asks.
+    width = fonts.runs_length(parts)
+    ascent, descent = f.getmetrics()
+    pad = size  # room for a fallback font's taller letters
+    mask = Image.new("L", (round(width) + 2 * pad, ascent + descent + 2 * pad), 0)
+    draw = ImageDraw.Draw(mask)
+    x = float(pad)
+    for t, g in parts:
+        draw.text((x, pad + ascent), t, font=g, fill=255, anchor="ls")
+        x += g.getlength(t)
+    box = mask.getbbox()
+    if box is None:
         return None, 0, 0, width
-    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
-    return mask, x0, y0, width
+    ax = {"l": 0.0, "m": width / 2, "r": width}.get(anchor[0], 0.0)
+    ay = {"a": -ascent, "t": -ascent, "m": (descent - ascent) / 2, "s": 0, "b": descent, "d": descent}.get(anchor[1], 0)
+    # Mask pixel (px, py) sits at (px - pad - ax, py - pad - ascent - ay) from the anchor point.
+    dx = round(box[0] - pad - ax)
+    dy = round(box[1] - pad - ascent - ay)
+    return mask.crop(box), dx, dy, width
 
 
 def _clear() -> None:
@@ -97,11 +123,37 @@ def player_colours(game: Game, colours: Mapping[str, RGB] | None) -> dict[str, R
 
 
 def player_names(game: Game, names: Mapping[str, str] | None) -> dict[str, str]:
-    """Every player's display name: the caller's, else the player id."""
-    result = {p: p for p in game.players}
-    if names:
-        result.update({p: str(n) for p, n in names.items() if p in result and str(n).strip()})
+    """Every player's display name, cleaned (see clean_name): the caller's, else the player id; a name with nothing
+    the fonts can draw becomes "Player N" (N the seat number drawn beside it)."""
+    result = {}
+    given = dict(names or {})
+    for seat, p in enumerate(game.players, start=1):
+        name = clean_name(given.get(p, p), fallback=p)
+        if not _fitted(name, 20, True, None).strip():
+            name = f"Player {seat}"
+        result[p] = name
     return result
+
+
+def seat_of(game: Game, player: str) -> int:
+    """The player's seat number, 1..N, drawn on their badge."""
+    return game.players.index(player) + 1
+
+
+def fit_names(names: Mapping[str, str], size: int, width: float, bold: bool = True) -> dict[str, str]:
+    """Each name cut to `width` pixels at `size`; where two cut names would read the same, they are cut in the
+    middle instead ("Bot…(easy)", "Bot…(hard)"), keeping both ends."""
+    f = fonts.font(size, bold)
+    extra = fonts.fallback_fonts(size, bold)
+    cut = {p: fonts.fit(n, f, width, extra) for p, n in names.items()}
+    seen: dict[str, list[str]] = {}
+    for p, c in cut.items():
+        seen.setdefault(c, []).append(p)
+    for same in seen.values():
+        if len(same) > 1 and len({names[p] for p in same}) > 1:
+            for p in same:
+                cut[p] = fonts.fit_middle(names[p], f, width, extra)
+    return cut
 
 
 def kingdom_name(game: Game, index: int, names: Mapping[str, str]) -> str:
