@@ -162,3 +162,54 @@ def kingdom_name(game: Game, index: int, names: Mapping[str, str]) -> str:
 
 def kingdom_colour(game: Game, index: int, colours: Mapping[str, RGB]) -> RGB:
     return colours[game.kingdoms[index].players[0]]
+
+
+def seat_badge(im: Image.Image, draw: Draw, x: float, y: float, d: int, colour: RGB, seat: int) -> None:
+    """The player's seat number in a disc of their colour, top-left at (x, y), `d` pixels across: with the name,
+    it tells players apart where colours alone would not (colour blindness, eight players, a name no font has)."""
+    from .palette import OUTLINE, ink_on
+
+    draw.ellipse((x, y, x + d, y + d), fill=colour, outline=OUTLINE, width=max(1, d // 9))
+    text(
+        draw,
+        (x + d / 2, y + d / 2 + 0.5),
+        str(seat),
+        max(8, round(d * 0.68)),
+        bold=True,
+        fill=ink_on(colour),
+        anchor="mm",
+    )
+
+
+def king_token(im: Image.Image, draw: Draw, x: float, y: float, size: int, colour: RGB, seat: int) -> float:
+    """A king in the player's colour with their seat badge at its foot, top-left at (x, y); returns its width."""
+    from . import icons
+
+    icons.paste(im, "king", x, y, size, colour)
+    d = max(14, round(size * 0.5))
+    seat_badge(im, draw, x + size - d * 0.55, y + size - d, d, colour, seat)
+    return size + d * 0.45
+
+
+def team_mark(im: Image.Image, draw: Draw, x: float, cy: float, h: int, letter: str, a: RGB, b: RGB) -> float:
+    """A team's mark: a pill split in its two players' colours with the team letter; returns its width."""
+    from .palette import OUTLINE
+
+    w = round(h * 1.5)
+    pill = Image.new("RGB", (w, h), a)
+    ImageDraw.Draw(pill).rectangle((w // 2, 0, w, h), fill=b)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=255)
+    top = round(cy - h / 2)
+    im.paste(pill, (round(x), top), mask)
+    draw.rounded_rectangle((round(x), top, round(x) + w - 1, top + h - 1), radius=h // 2, outline=OUTLINE, width=2)
+    r = h * 0.36
+    cx = x + w / 2
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=OUTLINE)
+    text(draw, (cx, cy + 0.5), letter, max(8, round(h * 0.5)), bold=True, fill=(250, 250, 252), anchor="mm")
+    return w
+
+
+def team_letter(game: Game, kingdom_index: int) -> str | None:
+    """Teams are lettered A, B, C, D in the order of their kingdoms (None when kingdoms are not shared)."""
+    return chr(ord("A") + kingdom_index) if game.config.teams else None

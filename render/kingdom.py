@@ -74,6 +74,62 @@ def grid_layout(frame: tuple[int, int, int, int], box: Box, *, label_size: int, 
     return GridLayout(top, left, bottom, right, x, y, cell, label_size)
 
 
+def window(kingdom: Kingdom) -> tuple[int, int, int, int]:
+    """The cells the table shows of a kingdom: its squares and one ring of cells around them, within its frame.
+    (The turn panel's large view shows the whole frame, where squares could still go.)"""
+    top, left, bottom, right = kingdom.bounds()
+    ft, fl, fb, fr = kingdom.frame()
+    return (max(ft, top - 1), max(fl, left - 1), min(fb, bottom + 1), min(fr, right + 1))
+
+
+def grid_at(frame: tuple[int, int, int, int], box: Box, *, label_size: int, cell: int) -> GridLayout:
+    """The frame's cells at a given `cell` size, with their coordinates, centred in `box`."""
+    top, left, bottom, right = frame
+    margin = label_margin(label_size)
+    x0, y0, x1, y1 = box
+    width, height = margin + (right - left + 1) * cell, margin + (bottom - top + 1) * cell
+    x = x0 + (x1 - x0 - width) // 2 + margin
+    y = y0 + (y1 - y0 - height) // 2 + margin
+    return GridLayout(top, left, bottom, right, x, y, cell, label_size)
+
+
+@lru_cache(maxsize=256)
+def building_tile(name: str, size: int) -> Image.Image:
+    """A building on a `size`-pixel town square: a warm plate with the building's name in one or two lines."""
+    from .palette import BUILDING_INK, BUILDING_PLATE
+
+    im = Image.new("RGB", (size, size), BUILDING_PLATE)
+    draw = Draw(im)
+    b = max(2, size // 20)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=mix(BUILDING_PLATE, OUTLINE, 0.5), width=b)
+    lines = building_lines(name, size)
+    font_size, rows = lines
+    room_top = round(size * 0.3)  # towers or crowns go above the name
+    step = font_size * 1.05
+    y = room_top + (size - room_top - step * len(rows)) / 2 + step / 2
+    for row in rows:
+        text(draw, (size / 2, y), row, font_size, bold=True, fill=BUILDING_INK, anchor="mm")
+        y += step
+    return im
+
+
+def building_lines(name: str, size: int) -> tuple[int, list[str]]:
+    """(font size, lines) for a building's name on a `size`-pixel square: the largest that fits in two lines."""
+    words = name.split()
+    room = size - max(4, size // 10)
+    splits = [[name]] + [[" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))]
+    for font_size in range(max(9, round(size * 0.22)), 8, -1):
+        best = None
+        for rows in splits:
+            widest = max(text_width(r, font_size, True) for r in rows)
+            if widest <= room and (best is None or len(rows) < len(best)):
+                best = rows
+        if best is not None and font_size * 1.05 * len(best) <= size * 0.68:
+            return font_size, best
+    initials = "".join(w[0] for w in words if w[0].isalpha()).upper()[:3]
+    return max(9, round(size * 0.22)), [initials]
+
+
 @lru_cache(maxsize=64)
 def castle_tile(size: int, colour: RGB) -> Image.Image:
     im = Image.new("RGB", (size, size), mix(colour, (30, 30, 36), 0.55))
@@ -195,21 +251,16 @@ def draw_kingdom(
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, x1, y1 = layout.cell_box(r, c)
         b = building(bid)
-        size = round(s * 0.56)
-        icons.paste(im, "building", x0 + (s - size) / 2, y0 + s * 0.2, size)
-        small = max(8, round(s * 0.3))
+        im.paste(building_tile(b.name, s), (x0, y0))
+        small = max(8, round(s * 0.28))
         if towers:
             for i in range(min(towers, 2)):
                 icons.paste(im, "tower", x0 + 2 + i * small * 0.7, y0 + 2, small)
             if towers > 2:
-                text(draw, (x0 + 2 + small * 2, y0 + 2), f"{towers}", max(9, small - 2), bold=True)
+                text(draw, (x0 + 4 + small * 1.7, y0 + 2), f"{towers}", max(9, small - 2), bold=True, fill=OUTLINE)
         elif b.crowns:
             for i in range(b.crowns):
-                icons.paste(im, "crown", x0 + 2 + i * small, y0 + 2, small)
-        if large and s >= 64:
-            text(
-                draw, ((x0 + x1) / 2, y1 - 3), b.name, max(10, round(s * 0.13)), bold=True, anchor="md", max_width=s - 6
-            )
+                icons.paste(im, "crown", x0 + (s - small) / 2 + i * small, y0 + 2, small)
     for r, c in k.knights_placed:
         x0, y0, x1, _ = layout.cell_box(r, c)
         size = round(s * 0.42)
