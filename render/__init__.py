@@ -4,6 +4,12 @@
     render_kingdom(game, kingdom_index, names, colours, legal_spots=..., preview=...)
     render_score_sheet(game, names, colours)             # the score breakdown, final or so far
     render_remaining(game)                               # the dominoes not seen yet, per terrain
+    render_placement(game, player, domino_id, cell, names, colours)  # turn panel: where the second square goes
+    render_offer(game, player, names, colours)           # turn panel: the dominoes to claim, with their numbers
+    render_tax(game, player, names, colours)             # turn panel: what a knight on each new square collects
+    render_dragon(game, player, names, colours)          # turn panel: what the dragon costs and burns from whom
+    clean_name(name) -> str                              # a name safe to draw and store (never empty)
+    safe_render(fn, *args, **kwargs) -> bytes | None     # a picture, or None (logged) when drawing fails
 
 `names` maps player ids to display names (missing ids show as themselves); `colours` maps player ids to RGB and
 defaults to PLAYER_COLOURS by seat. `table_layout` and `kingdom_layout` give the pixel box of any cell.
@@ -11,7 +17,9 @@ defaults to PLAYER_COLOURS by seat. `table_layout` and `kingdom_layout` give the
 
 from .fonts import set_font_loader, using_font_loader
 from .large import kingdom_layout, render_kingdom
+from .names import clean_name, safe_render
 from .palette import PLAYER_COLOURS, TERRAIN_COLOURS
+from .panels import render_dragon, render_offer, render_placement, render_tax
 from .remaining import render_remaining
 from .sheet import render_score_sheet
 from .table import render_table, table_layout
@@ -19,11 +27,17 @@ from .table import render_table, table_layout
 __all__ = [
     "PLAYER_COLOURS",
     "TERRAIN_COLOURS",
+    "clean_name",
     "kingdom_layout",
+    "render_dragon",
     "render_kingdom",
+    "render_offer",
+    "render_placement",
     "render_remaining",
     "render_score_sheet",
     "render_table",
+    "render_tax",
+    "safe_render",
     "set_font_loader",
     "table_layout",
     "using_font_loader",
