@@ -146,14 +146,35 @@ def fit_names(names: Mapping[str, str], size: int, width: float, bold: bool = Tr
     f = fonts.font(size, bold)
     extra = fonts.fallback_fonts(size, bold)
     cut = {p: fonts.fit(n, f, width, extra) for p, n in names.items()}
+    for attempt in (_middle, _from_difference):
+        clashes = _clashes(cut, names)
+        if not clashes:
+            break
+        for group in clashes:
+            for p in group:
+                cut[p] = attempt(names[p], [names[q] for q in group if q != p], f, width, extra)
+    return cut
+
+
+def _clashes(cut: Mapping[str, str], names: Mapping[str, str]) -> list[list[str]]:
     seen: dict[str, list[str]] = {}
     for p, c in cut.items():
         seen.setdefault(c, []).append(p)
-    for same in seen.values():
-        if len(same) > 1 and len({names[p] for p in same}) > 1:
-            for p in same:
-                cut[p] = fonts.fit_middle(names[p], f, width, extra)
-    return cut
+    return [same for same in seen.values() if len(same) > 1 and len({names[p] for p in same}) > 1]
+
+
+def _middle(name: str, others: list[str], f, width: float, extra) -> str:
+    return fonts.fit_middle(name, f, width, extra)
+
+
+def _from_difference(name: str, others: list[str], f, width: float, extra) -> str:
+    """The name's start, an ellipsis, then the name from where it first differs from the others."""
+    at = 0
+    while at < len(name) and any(o[: at + 1] == name[: at + 1] for o in others):
+        at += 1
+    if at <= 4:
+        return fonts.fit(name, f, width, extra)
+    return fonts.fit(name[:3].rstrip() + fonts.ellipsis(f) + name[at - 1 :], f, width, extra)
 
 
 def kingdom_name(game: Game, index: int, names: Mapping[str, str]) -> str:

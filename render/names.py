@@ -19,6 +19,7 @@ FALLBACK_NAME = "Player"
 # (U+2028, U+2029: raqm refuses to lay them out), surrogates, private use and unassigned code points.
 _DROPPED = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 _SPACES = re.compile(r"\s+")
+_BREAKS = set("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")  # they separate words: each becomes a space
 
 
 def clean_name(name: object, fallback: str = FALLBACK_NAME) -> str:
@@ -32,7 +33,9 @@ def clean_name(name: object, fallback: str = FALLBACK_NAME) -> str:
     marks = 0
     for ch in text:
         cat = unicodedata.category(ch)
-        if cat in _DROPPED:
+        if ch in _BREAKS:
+            ch, cat = " ", "Zs"
+        elif cat in _DROPPED:
             continue
         if cat.startswith("Z"):
             ch = " "

@@ -197,7 +197,7 @@ def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, n
     text(draw, (x, TITLE_BAR / 2 + 1), " · ".join(bits), NOTE_SIZE, fill=MUTED, anchor="lm", max_width=right - x)
 
     # The status bar: who acts and what they do, with their king and colour.
-    player, words = _status(game, names)
+    player, words = _status(game, fit_names(names, STATUS_SIZE, 380))
     colour = colours[player] if player else GOLD
     box = (GAP, TITLE_BAR + 10, w - GAP, HEADER_H - 8)
     draw.rounded_rectangle(box, radius=12, fill=mix(colour, BACKGROUND, 0.78), outline=colour, width=2)
