@@ -135,7 +135,7 @@ def render_kingdom(
         before, after = change
         delta = after - before
         colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
-        label = f"{delta:+d} points" if delta else "no points"
+        label = f"{delta:+d} point{'s' if abs(delta) != 1 else ''}" if delta else "no points"
         x += 20
         x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
         text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")

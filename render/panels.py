@@ -171,7 +171,7 @@ def render_placement(
         r2, c2 = p.cells[1]
         x += text(draw, (x, y + 15), f"{ARROWS[p.direction]} {p.direction}: second square on {cell_name(r2, c2)}",
                   18, anchor="lm") + 12  # fmt: skip
-        x += text(draw, (x, y + 15), f"{delta:+d} points" if delta else "no points", 18, bold=True, fill=colour,
+        x += text(draw, (x, y + 15), f"{delta:+d} point{'s' if abs(delta) != 1 else ''}" if delta else "no points", 18, bold=True, fill=colour,
                   anchor="lm") + 10  # fmt: skip
         text(draw, (x, y + 15), f"({before} → {after})", 16, fill=MUTED, anchor="lm")
         y += 34

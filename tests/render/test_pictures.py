@@ -69,7 +69,9 @@ def test_every_picture_renders_in_every_mode(mode, fraction):
         _check_cells(kingdom.convert("RGB"), game, i, kingdom_layout(game, i))
 
     sheet = open_png(render_score_sheet(game, names, None))
-    assert sheet.width >= 900 and sheet.height >= 200
+    assert 400 <= sheet.width <= 1000 and sheet.height >= 200, "one column per kingdom: narrow enough for a phone"
+    if len(game.kingdoms) <= 4:
+        assert sheet.width <= 810
 
     remaining = open_png(render_remaining(game))
     assert remaining.width <= 600 and remaining.height <= 600, "the dominoes still to come are a small picture"
