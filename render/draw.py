@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -39,8 +40,24 @@ class Draw(ImageDraw.ImageDraw):
         self.image = image
 
 
+def _drawable_line(s: str) -> str:
+    """`s` without what raqm cannot lay out on one line (controls, line and paragraph separators, bidi controls):
+    a guard for any text, names are cleaned before already."""
+    if s.isascii() and s.isprintable():
+        return s
+    breaks = "\n\r\t\u2028\u2029\x85"
+    return "".join(" " if ch in breaks else ch for ch in s if ch in breaks or not _unlayable(ch))
+
+
+def _unlayable(ch: str) -> bool:
+    return (
+        unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") or "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069"
+    )
+
+
 @lru_cache(maxsize=4096)
 def _fitted(s: str, size: int, bold: bool, max_width: float | None) -> str:
+    s = _drawable_line(s)
     f = fonts.font(size, bold)
     extra = fonts.fallback_fonts(size, bold)
     if max_width is None:

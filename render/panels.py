@@ -143,7 +143,7 @@ def render_placement(
     x0, y0, x1, y1 = layout.cell_box(*cell)
     im.paste(tiles.terrain_tile(first.terrain, first.crowns, s), (x0, y0))
     w = max(3, s // 16)
-    draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=PREVIEW, width=w)  # inside: the neighbours keep their edges
     second = dom.squares[1]
     ghost = tiles.terrain_tile(second.terrain, second.crowns, s).convert("RGBA")
     ghost.putalpha(150)
