@@ -103,6 +103,9 @@ def _mask(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | Non
 def _clear() -> None:
     _fitted.cache_clear()
     _mask.cache_clear()
+    _badge.cache_clear()
+    _token.cache_clear()
+    _team_pill.cache_clear()
 
 
 fonts.on_font_change(_clear)
@@ -162,7 +165,7 @@ def fit_names(names: Mapping[str, str], size: int, width: float, bold: bool = Tr
     middle instead ("Bot…(easy)", "Bot…(hard)"), keeping both ends."""
     f = fonts.font(size, bold)
     extra = fonts.fallback_fonts(size, bold)
-    cut = {p: fonts.fit(n, f, width, extra) for p, n in names.items()}
+    cut = {p: _fitted(n, size, bold, round(width)) for p, n in names.items()}
     for attempt in (_middle, _from_difference):
         clashes = _clashes(cut, names)
         if not clashes:
@@ -205,47 +208,67 @@ def kingdom_colour(game: Game, index: int, colours: Mapping[str, RGB]) -> RGB:
 def seat_badge(im: Image.Image, draw: Draw, x: float, y: float, d: int, colour: RGB, seat: int) -> None:
     """The player's seat number in a disc of their colour, top-left at (x, y), `d` pixels across: with the name,
     it tells players apart where colours alone would not (colour blindness, eight players, a name no font has)."""
+    badge = _badge(d, tuple(colour), seat)
+    im.paste(badge, (round(x), round(y)), badge)
+
+
+@lru_cache(maxsize=256)
+def _badge(d: int, colour: RGB, seat: int) -> Image.Image:
     from .palette import OUTLINE, ink_on
 
-    draw.ellipse((x, y, x + d, y + d), fill=colour, outline=OUTLINE, width=max(1, d // 9))
-    text(
-        draw,
-        (x + d / 2, y + d / 2 + 0.5),
-        str(seat),
-        max(8, round(d * 0.68)),
-        bold=True,
-        fill=ink_on(colour),
-        anchor="mm",
-    )
+    ss = 4
+    disc = Image.new("RGBA", (d * ss, d * ss), (0, 0, 0, 0))
+    ImageDraw.Draw(disc).ellipse((0, 0, d * ss - 1, d * ss - 1), fill=(*colour, 255), outline=(*OUTLINE, 255),
+                                 width=max(ss, d * ss // 9))  # fmt: skip
+    disc = disc.resize((d, d), Image.Resampling.LANCZOS)
+    text(Draw(disc), (d / 2, d / 2 + 0.5), str(seat), max(8, round(d * 0.68)), bold=True, fill=ink_on(colour),
+         anchor="mm")  # fmt: skip
+    return disc
 
 
 def king_token(im: Image.Image, draw: Draw, x: float, y: float, size: int, colour: RGB, seat: int) -> float:
     """A king in the player's colour with their seat badge at its foot, top-left at (x, y); returns its width."""
+    token = _token(size, tuple(colour), seat)
+    im.paste(token, (round(x), round(y)), token)
+    return size + max(14, round(size * 0.5)) * 0.45
+
+
+@lru_cache(maxsize=256)
+def _token(size: int, colour: RGB, seat: int) -> Image.Image:
     from . import icons
 
-    icons.paste(im, "king", x, y, size, colour)
     d = max(14, round(size * 0.5))
-    seat_badge(im, draw, x + size - d * 0.55, y + size - d, d, colour, seat)
-    return size + d * 0.45
+    token = Image.new("RGBA", (size + d, size + 2), (0, 0, 0, 0))
+    king = icons.icon("king", size, colour)
+    token.alpha_composite(king, (0, 0))
+    badge = _badge(d, colour, seat)
+    token.alpha_composite(badge, (round(size - d * 0.55), size - d))
+    return token
 
 
 def team_mark(im: Image.Image, draw: Draw, x: float, cy: float, h: int, letter: str, a: RGB, b: RGB) -> float:
     """A team's mark: a pill split in its two players' colours with the team letter; returns its width."""
+    pill = _team_pill(h, letter, tuple(a), tuple(b))
+    im.paste(pill, (round(x), round(cy - h / 2)), pill)
+    return pill.width
+
+
+@lru_cache(maxsize=64)
+def _team_pill(h: int, letter: str, a: RGB, b: RGB) -> Image.Image:
     from .palette import OUTLINE
 
     w = round(h * 1.5)
-    pill = Image.new("RGB", (w, h), a)
-    ImageDraw.Draw(pill).rectangle((w // 2, 0, w, h), fill=b)
+    pill = Image.new("RGBA", (w, h), (*a, 255))
+    d = Draw(pill)
+    d.rectangle((w // 2, 0, w, h), fill=(*b, 255))
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, outline=(*OUTLINE, 255), width=2)
     mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=255)
-    top = round(cy - h / 2)
-    im.paste(pill, (round(x), top), mask)
-    draw.rounded_rectangle((round(x), top, round(x) + w - 1, top + h - 1), radius=h // 2, outline=OUTLINE, width=2)
+    pill.putalpha(mask)
     r = h * 0.36
-    cx = x + w / 2
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=OUTLINE)
-    text(draw, (cx, cy + 0.5), letter, max(8, round(h * 0.5)), bold=True, fill=(250, 250, 252), anchor="mm")
-    return w
+    d.ellipse((w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r), fill=(*OUTLINE, 255))
+    text(d, (w / 2, h / 2 + 0.5), letter, max(8, round(h * 0.5)), bold=True, fill=(250, 250, 252), anchor="mm")
+    return pill
 
 
 def team_letter(game: Game, kingdom_index: int) -> str | None:
