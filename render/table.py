@@ -120,11 +120,11 @@ def table_layout(game: Game) -> TableLayout:
     tile = entry - 12
     y = HEADER_H
     # The lines: two columns of entries (this round, next round) across the width; the final ranking at the end.
-    rows = max(game.setup.line_size, (n + 1) // 2 if game.is_over else 0)
+    rows = (n + 1) // 2 if game.is_over else game.setup.line_size
     lines = (GAP, y, width - GAP, y + TITLE_H + rows * (entry + 6) + 10)
     y = lines[3] + GAP
     board: Box | None = None
-    if game.queendomino_rules:
+    if game.queendomino_rules and not game.is_over:  # at the end, the ranking and the kingdoms are what matter
         board = (GAP, y, width - GAP, y + _board_height())
         y = board[3] + GAP
     # Kingdoms: every grid shows its window with one cell size, as large as the widest window allows.
