@@ -59,7 +59,7 @@ def _unlayable(ch: str) -> bool:
 def _fitted(s: str, size: int, bold: bool, max_width: float | None) -> str:
     s = _drawable_line(s)
     f = fonts.font(size, bold)
-    extra = fonts.fallback_fonts(size, bold)
+    extra = () if s.isascii() else fonts.fallback_fonts(size, bold)
     if max_width is None:
         return "".join(t for t, _ in fonts.runs(s, f, extra))
     return fonts.fit(s, f, max_width, extra)
@@ -69,7 +69,7 @@ def _fitted(s: str, size: int, bold: bool, max_width: float | None) -> str:
 def _mask(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, int, int, float]:
     """The text drawn once as an 8-bit mask, its offset from the anchor point, and its advance width."""
     f = fonts.font(size, bold)
-    parts = fonts.runs(s, f, fonts.fallback_fonts(size, bold))
+    parts = fonts.runs(s, f, () if s.isascii() else fonts.fallback_fonts(size, bold))
     if len(parts) <= 1:
         s, f = parts[0] if parts else ("", f)
         x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
@@ -163,13 +163,13 @@ def seat_of(game: Game, player: str) -> int:
 def fit_names(names: Mapping[str, str], size: int, width: float, bold: bool = True) -> dict[str, str]:
     """Each name cut to `width` pixels at `size`; where two cut names would read the same, they are cut in the
     middle instead ("Bot…(easy)", "Bot…(hard)"), keeping both ends."""
-    f = fonts.font(size, bold)
-    extra = fonts.fallback_fonts(size, bold)
     cut = {p: _fitted(n, size, bold, round(width)) for p, n in names.items()}
+    f = fonts.font(size, bold)
     for attempt in (_middle, _from_difference):
         clashes = _clashes(cut, names)
         if not clashes:
             break
+        extra = fonts.fallback_fonts(size, bold)
         for group in clashes:
             for p in group:
                 cut[p] = attempt(names[p], [names[q] for q in group if q != p], f, width, extra)
