@@ -86,7 +86,8 @@ def render_kingdom(
 
     im = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = Draw(im)
-    draw.rectangle((0, 0, WIDTH - 1, 10), fill=colour)
+    for i, p in enumerate(k.players):  # the kingdom's colour; a team's two colours side by side
+        draw.rectangle((i * WIDTH // len(k.players), 0, (i + 1) * WIDTH // len(k.players) - 1, 10), fill=colours[p])
 
     # Header: the player(s) in colour with their seat badges (and team mark), the score, the economy.
     x = PAD
