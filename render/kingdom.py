@@ -94,40 +94,57 @@ def grid_at(frame: tuple[int, int, int, int], box: Box, *, label_size: int, cell
 
 
 @lru_cache(maxsize=256)
-def building_tile(name: str, size: int) -> Image.Image:
-    """A building on a `size`-pixel town square: a warm plate with the building's name in one or two lines."""
+def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image:
+    """A building on a `size`-pixel town square: a warm plate with the building's name in up to three lines, below
+    its towers or crowns (`icons_above`) or using the whole square."""
     from .palette import BUILDING_INK, BUILDING_PLATE
 
     im = Image.new("RGB", (size, size), BUILDING_PLATE)
     draw = Draw(im)
     b = max(2, size // 20)
     draw.rectangle((0, 0, size - 1, size - 1), outline=mix(BUILDING_PLATE, OUTLINE, 0.5), width=b)
-    lines = building_lines(name, size)
-    font_size, rows = lines
-    room_top = round(size * 0.3)  # towers or crowns go above the name
-    step = font_size * 1.05
-    y = room_top + (size - room_top - step * len(rows)) / 2 + step / 2
+    room_top = round(size * 0.3) if icons_above else b
+    font_size, rows = building_lines(name, size, size - room_top - b)
+    step = font_size * 1.08
+    y = room_top + (size - b - room_top - step * len(rows)) / 2 + step / 2
     for row in rows:
         text(draw, (size / 2, y), row, font_size, bold=True, fill=BUILDING_INK, anchor="mm")
         y += step
     return im
 
 
-def building_lines(name: str, size: int) -> tuple[int, list[str]]:
-    """(font size, lines) for a building's name on a `size`-pixel square: the largest that fits in two lines."""
-    words = name.split()
+# Where a long word may break, so a building's name can be drawn larger on a small square.
+_BREAKS = {"Guardhouse": ("Guard-", "house"), "Guardtower": ("Guard-", "tower"), "Travelling": ("Travel-", "ling")}
+
+
+def building_lines(name: str, size: int, height: float | None = None) -> tuple[int, list[str]]:
+    """(font size, lines) for a building's name on a `size`-pixel square, `height` pixels of it free: the largest
+    font at which the name fits in up to three lines (long words may break where _BREAKS says)."""
+    height = size * 0.68 if height is None else height
+    words: list[str] = []
+    for w in name.split():
+        words.extend(_BREAKS.get(w, (w,)))
     room = size - max(4, size // 10)
-    splits = [[name]] + [[" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))]
-    for font_size in range(max(9, round(size * 0.22)), 8, -1):
-        best = None
-        for rows in splits:
-            widest = max(text_width(r, font_size, True) for r in rows)
-            if widest <= room and (best is None or len(rows) < len(best)):
-                best = rows
-        if best is not None and font_size * 1.05 * len(best) <= size * 0.68:
-            return font_size, best
-    initials = "".join(w[0] for w in words if w[0].isalpha()).upper()[:3]
+    splits: list[list[str]] = [[" ".join(words).replace("- ", "")]]
+    n = len(words)
+    for i in range(1, n):
+        splits.append([_join(words[:i]), _join(words[i:])])
+        for j in range(i + 1, n):
+            splits.append([_join(words[:i]), _join(words[i:j]), _join(words[j:])])
+    for font_size in range(max(9, round(size * 0.24)), 8, -1):
+        fitting = [
+            rows
+            for rows in splits
+            if font_size * 1.08 * len(rows) <= height and max(text_width(r, font_size, True) for r in rows) <= room
+        ]
+        if fitting:
+            return font_size, min(fitting, key=len)
+    initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
     return max(9, round(size * 0.22)), [initials]
+
+
+def _join(words: list[str]) -> str:
+    return " ".join(words).replace("- ", "")
 
 
 @lru_cache(maxsize=64)
@@ -251,7 +268,7 @@ def draw_kingdom(
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, x1, y1 = layout.cell_box(r, c)
         b = building(bid)
-        im.paste(building_tile(b.name, s), (x0, y0))
+        im.paste(building_tile(b.name, s, bool(towers or b.crowns)), (x0, y0))
         small = max(8, round(s * 0.28))
         if towers:
             for i in range(min(towers, 2)):
