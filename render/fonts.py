@@ -1,7 +1,9 @@
 """Fonts: DejaVu Sans from the system (Debian's fonts-dejavu-core), or Pillow's built-in scalable font, and
-fallbacks for the letters they lack: Noto Sans CJK (the pinned PyPI package noto-cjk-sans-otc) for Chinese,
-Japanese and Korean, DejaVu Sans regular for a bold face's missing letters. A character no font covers is left out
-(the seat number beside every name still tells players apart).
+fallbacks for the letters they lack, from two pinned PyPI packages (SIL Open Font License): Noto Sans CJK
+(noto-cjk-sans-otc) for Chinese, Japanese and Korean; Noto Emoji, Noto Sans Symbols and Noto Sans for other scripts
+(manimgx-fonts: Devanagari, Thai, Bengali, Tamil, Georgian, Armenian, Ethiopic...); and DejaVu Sans regular for a
+bold face's missing letters. A fallback is loaded the first time a character needs it. A character no font covers
+is left out (the seat number beside every name still tells players apart).
 
 The loader is swappable (`set_font_loader`, `using_font_loader`) so tests can exercise the fallback; every cache
 that holds drawn text registers with `on_font_change` and is emptied when the loader changes.
@@ -39,30 +41,59 @@ def builtin_font(size: int, bold: bool) -> Font:
     return font
 
 
-def _cjk_path() -> Path | None:
+def _package_dir(name: str) -> Path | None:
     try:
-        import noto_cjk_sans_otc  # the pinned font package
+        module = __import__(name)
     except ImportError:
         return None
-    path = Path(str(noto_cjk_sans_otc.FONT_PATH))
-    return path if path.is_file() else None
+    return Path(module.__file__).parent if module.__file__ else None
 
 
-def fallback_fonts(size: int, bold: bool) -> list[Font]:
-    """Fonts to try, in order, for a character the main font lacks."""
-    return list(_fallbacks(max(6, int(size)), bold))
+def _fallback_files() -> list[tuple[Path, int]]:
+    """(font file, face index) of every fallback font installed, in the order they are tried."""
+    files: list[tuple[Path, int]] = []
+    cjk = _package_dir("noto_cjk_sans_otc")
+    if cjk is not None:
+        files.append((cjk / "NotoSansCJK-Regular.ttc", 2))  # Simplified Chinese first: most Han glyphs
+    noto = _package_dir("manimgx_fonts")
+    if noto is not None:
+        first = ["NotoEmoji[wght].ttf", "NotoSansSymbols[wght].ttf"]
+        files += [(noto / f, 0) for f in first]
+        scripts = sorted(noto.glob("NotoSans*[[]wght].ttf"))
+        files += [(f, 0) for f in scripts if f.name not in first and not f.name.startswith(("NotoSans[", "NotoSans-"))]
+    return [(f, i) for f, i in files if f.is_file()]
+
+
+class Fallback:
+    """A fallback font at one size, loaded the first time a character needs it."""
+
+    def __init__(self, path: Path, index: int, size: int) -> None:
+        self.path, self.index, self.size = path, index, size
+        self._font: Font | None = None
+        self.broken = False
+
+    @property
+    def font(self) -> Font | None:
+        if self._font is None and not self.broken:
+            try:
+                self._font = ImageFont.truetype(str(self.path), self.size, index=self.index)
+            except OSError:  # a broken file: go without it
+                self.broken = True
+        return self._font
+
+
+def fallback_fonts(size: int, bold: bool) -> tuple[Font | Fallback, ...]:
+    """Fonts to try, in order, for a character the main font lacks (each loaded when first needed)."""
+    return _fallbacks(max(6, int(size)), bold)
 
 
 @lru_cache(maxsize=64)
-def _fallbacks(size: int, bold: bool) -> tuple[Font, ...]:
-    found: list[Font] = []
+def _fallbacks(size: int, bold: bool) -> tuple[Font | Fallback, ...]:
+    found: list[Font | Fallback] = []
     if bold:
         with suppress(OSError):
             found.append(system_font(size, False))
-    cjk = _cjk_path()
-    if cjk is not None:
-        with suppress(OSError):  # a broken package: go without
-            found.append(ImageFont.truetype(str(cjk), size, index=2))  # Simplified Chinese first: most Han glyphs
+    found += [Fallback(path, index, size) for path, index in _fallback_files()]
     return tuple(found)
 
 
@@ -157,7 +188,7 @@ def drawable(text: str, f: Font) -> str:
 Run = tuple[str, Font]
 
 
-def runs(text: str, f: Font, fallbacks: list[Font] | tuple[Font, ...] = ()) -> list[Run]:
+def runs(text: str, f: Font, fallbacks=()) -> list[Run]:
     """`text` split into runs each drawn with one font: `f` where it has the letter, else the first fallback that
     has it, else the unaccented letter in `f`; a character no font has is left out. Combining marks and spaces
     stay with the run before them."""
@@ -165,13 +196,13 @@ def runs(text: str, f: Font, fallbacks: list[Font] | tuple[Font, ...] = ()) -> l
         return [(text, f)] if text else []
     chosen: list[Run] = []
     for ch in text:
-        if unicodedata.combining(ch) or ch == " " or ch == "\u200d":
+        if unicodedata.category(ch).startswith("M") or ch in " \u200c\u200d":  # marks join their letter's run
             if chosen:
                 chosen[-1] = (chosen[-1][0] + ch, chosen[-1][1])
             elif ch == " ":
                 chosen.append((ch, f))
             continue
-        use: Font | None = f if _has_glyph(f, ch) else next((g for g in fallbacks if _has_glyph(g, ch)), None)
+        use: Font | None = f if _has_glyph(f, ch) else _first_with(fallbacks, ch)
         if use is None:
             plain = drawable(ch, f)
             if plain != ch:
@@ -185,6 +216,14 @@ def runs(text: str, f: Font, fallbacks: list[Font] | tuple[Font, ...] = ()) -> l
     return chosen
 
 
+def _first_with(fallbacks, ch: str) -> Font | None:
+    for g in fallbacks:
+        font = g.font if isinstance(g, Fallback) else g
+        if font is not None and _has_glyph(font, ch):
+            return font
+    return None
+
+
 def runs_length(parts: list[Run]) -> float:
     return sum(g.getlength(t) for t, g in parts)
 
@@ -193,7 +232,7 @@ def ellipsis(f: Font) -> str:
     return "…" if _has_glyph(f, "…") else "..."
 
 
-def fit(text: str, f: Font, width: float, fallbacks: list[Font] | tuple[Font, ...] = ()) -> str:
+def fit(text: str, f: Font, width: float, fallbacks=()) -> str:
     """`text` (what the fonts can draw of it) cut with an ellipsis so it fits in `width` pixels."""
     text = "".join(t for t, _ in runs(text, f, fallbacks))
     if runs_length(runs(text, f, fallbacks)) <= width:
@@ -209,7 +248,7 @@ def fit(text: str, f: Font, width: float, fallbacks: list[Font] | tuple[Font, ..
     return text[:lo].rstrip() + dots if lo else dots
 
 
-def fit_middle(text: str, f: Font, width: float, fallbacks: list[Font] | tuple[Font, ...] = ()) -> str:
+def fit_middle(text: str, f: Font, width: float, fallbacks=()) -> str:
     """`text` cut in the middle ("Bot…(hard)") so it fits in `width` pixels: keeps both ends of a name."""
     text = "".join(t for t, _ in runs(text, f, fallbacks))
     if runs_length(runs(text, f, fallbacks)) <= width:

@@ -79,7 +79,7 @@ def test_clean_name_of_any_text_is_one_visible_line(name):
 
 def test_a_name_no_font_can_draw_becomes_the_seat():
     game = state(config("kingdomino", 2), seed=1, fraction=0.3)
-    names = player_names(game, {"p1": "\U0001f9ff\U0001fae0", "p2": "Bob"})  # emoji DejaVu lacks
+    names = player_names(game, {"p1": "\U00013000\U00010000", "p2": "Bob"})  # hieroglyph, Linear B: in no font
     assert names == {"p1": "Player 1", "p2": "Bob"}
 
 
@@ -90,12 +90,18 @@ def test_cut_names_never_read_the_same():
     assert cut["c"] == "Alice"
 
 
-def test_a_cjk_name_is_drawn_with_the_fallback_font():
+@pytest.mark.parametrize(
+    "name", ["王小明 Li", "ゆうき", "김민수", "नमस्ते", "สวัสดี", "ሰላም", "🐉🎲👑", "مرحبا", "שלום"], ids=repr
+)
+def test_names_in_other_scripts_are_drawn_whole_with_a_fallback_font(name):
     f = fonts.font(20, True)
-    extra = fonts.fallback_fonts(20, True)
-    parts = fonts.runs("王小明 Li", f, extra)
-    assert "".join(t for t, _ in parts) == "王小明 Li", "nothing dropped: the CJK font covers it"
-    assert parts[0][1] is not f
+    parts = fonts.runs(name, f, fonts.fallback_fonts(20, True))
+    assert "".join(t for t, _ in parts) == name, "nothing dropped: a font covers every letter"
+
+
+def test_marks_stay_with_their_letter():
+    parts = fonts.runs("नमस्ते", fonts.font(20, True), fonts.fallback_fonts(20, True))
+    assert len(parts) == 1, "one run, so the script is shaped as a whole (no dotted circles)"
 
 
 @cache
