@@ -58,6 +58,7 @@ TITLE_BAR = 58
 HEADER_H = TITLE_BAR + 74
 TITLE_H = 38  # a section's title inside its panel
 PANEL_HEADER = 60
+TEAM_PANEL_HEADER = 96  # a team's two players on two lines
 STATS_H = 40  # the stats row under a kingdom's name
 BOARD_CARD_H = 108
 BOARD_FOOTER = 88
@@ -69,7 +70,6 @@ SECTION_SIZE = 20
 LINE_NAME_SIZE = 20
 NOTE_SIZE = 18
 NAME_SIZE = 22
-TEAM_NAME_SIZE = 19
 SCORE_SIZE = 34
 STAT_SIZE = 20
 LABEL_SIZE = 18  # coordinates
@@ -92,6 +92,7 @@ class TableLayout:
     grids: tuple[GridLayout, ...]
     name_size: int  # players' names on their kingdoms
     score_size: int
+    header: int  # height of a kingdom's header (names and score)
 
     def cell_box(self, kingdom_index: int, row: int, col: int) -> Box:
         return self.grids[kingdom_index].cell_box(row, col)
@@ -137,20 +138,23 @@ def table_layout(game: Game) -> TableLayout:
     pad = 8
     cell = min(88, (panel_w - 2 * pad - margin) // wcols)
     grid_h = margin + wrows * cell + pad
-    panel_h = PANEL_HEADER + STATS_H + grid_h
+    header = TEAM_PANEL_HEADER if game.config.teams else PANEL_HEADER
+    panel_h = header + STATS_H + grid_h
     panels, grids = [], []
     for i in range(n):
         r, c = divmod(i, cols)
         x0 = GAP + c * (panel_w + GAP)
         y0 = y + r * (panel_h + GAP)
         panels.append((x0, y0, x0 + panel_w, y0 + panel_h))
-        gy0 = y0 + PANEL_HEADER + STATS_H
+        gy0 = y0 + header + STATS_H
         grids.append(
             grid_at(windows[i], (x0 + pad, gy0, x0 + panel_w - pad, gy0 + grid_h - pad), label_size=label, cell=cell)
         )
     height = y + ((n + cols - 1) // cols) * (panel_h + GAP)
     name = NAME_SIZE if not compact else 20
-    return TableLayout(width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE)
+    return TableLayout(
+        width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE, header
+    )
 
 
 # -- header ------------------------------------------------------------------------------------------------------
@@ -482,9 +486,24 @@ def _slot_tab(draw: Draw, x: float, y: float, number: int) -> None:
 
 
 # -- kingdoms ----------------------------------------------------------------------------------------------------
-def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, names, colours, active, score, match) -> None:
+def _panel_name_room(game: Game, layout: TableLayout) -> float:
+    """The width a name gets on a kingdom's header: the same on every kingdom, so names are cut once for the whole
+    table (and two cut names never read the same)."""
+    x0, _, x1, _ = layout.panels[0]
+    room = x1 - x0 - 20 - 12 - 12 - 4 - text_width("888", layout.score_size, True) - text_width("pts", NOTE_SIZE)
+    if game.config.deals > 1:
+        room -= text_width("match 888", NOTE_SIZE) + 8
+    if game.config.teams:
+        room -= 42 + 8  # the team's mark
+    size = 38 if not game.config.teams else 32
+    return room - size * 1.45 - 6 - 8
+
+
+def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, colours, active, score, match) -> None:
+    """One kingdom: header (kings, names as `shown`, score), stats, and the grid."""
     box = layout.panels[index]
     x0, y0, x1, y1 = box
+    h = layout.header
     k = game.kingdoms[index]
     colour = kingdom_colour(game, index, colours)
     is_active = active is not None and active in k.players
@@ -497,38 +516,34 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, names, co
     else:
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=1)
     # The kingdom's colour (both colours for a team) as a strip down the left edge of the header.
-    strip = (x0 + 8, y0 + 12, x0 + 14, y0 + PANEL_HEADER - 8)
-    draw.rounded_rectangle(strip, radius=3, fill=colour)
-    if len(k.players) > 1:
-        mid = (strip[1] + strip[3]) // 2
-        draw.rounded_rectangle((strip[0], mid, strip[2], strip[3]), radius=3, fill=colours[k.players[1]])
+    players = k.players
+    strip_h = (h - 20) / len(players)
+    for i, p in enumerate(players):
+        draw.rounded_rectangle((x0 + 8, y0 + 12 + i * strip_h, x0 + 14, y0 + 12 + (i + 1) * strip_h - 2), radius=3,
+                               fill=colours[p])  # fmt: skip
 
     # Score, right-aligned.
     right = x1 - 12
-    cy = y0 + PANEL_HEADER / 2 + 4
+    cy = y0 + h / 2 + 2
     base = cy + 12
     if match is not None:
         right -= text(draw, (right, base), f"match {match}", NOTE_SIZE, fill=MUTED, anchor="rs") + 8
     right -= text(draw, (right, base), "pts", NOTE_SIZE, fill=MUTED, anchor="rs") + 4
     right -= text(draw, (right, base), str(score), layout.score_size, bold=True, anchor="rs") + 12
-    # Names with their kings (and the team's mark).
+    # Names with their kings (and the team's mark), a team's players on two lines.
     x = x0 + 20
-    players = k.players
     letter = team_letter(game, index)
     if letter is not None:
         x += team_mark(im, draw, x, cy, 28, letter, colours[players[0]], colours[players[-1]]) + 8
     size = 38 if len(players) == 1 else 32
-    each = (right - x) / len(players)
-    name_size = layout.name_size if len(players) == 1 else min(layout.name_size, TEAM_NAME_SIZE)
-    shown = fit_names({p: names[p] for p in players}, name_size, each - size * 1.45 - 12)
-    for p in players:
-        pc = colours[p]
-        kw = king_token(im, draw, x, cy - size / 2 - 2, size, pc, seat_of(game, p))
+    line_h = (h - 8) / len(players)
+    for i, p in enumerate(players):
+        ly = y0 + 6 + line_h * (i + 0.5)
+        kw = king_token(im, draw, x, ly - size / 2 - 2, size, colours[p], seat_of(game, p))
         nx = x + kw + 6
-        w = text(draw, (nx, cy), shown[p], name_size, bold=True, anchor="lm", max_width=each - kw - 12)
+        w = text(draw, (nx, ly), shown[p], layout.name_size, bold=True, anchor="lm", max_width=right - nx - 8)
         if is_active and p == active and len(players) > 1:
-            draw.line((nx, cy + 15, nx + w, cy + 15), fill=pc, width=3)
-        x += each
+            draw.line((nx, ly + 14, nx + w, ly + 14), fill=colours[p], width=3)
     if is_active:
         tag = "TO PLAY"
         tw = text_width(tag, 14, True)
@@ -538,7 +553,7 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, names, co
 
     # Stats: coins, knights in reserve, towers, the queen (Queendomino rules); crowns and largest territory otherwise.
     sx = x0 + 20
-    sy = y0 + PANEL_HEADER + STATS_H / 2 - 4
+    sy = y0 + h + STATS_H / 2 - 4
     compact = x1 - x0 < 400
     for kind, value, caption in _stats(game, index):
         icons.paste(im, kind, sx, sy - 14, 28, (214, 214, 218) if kind == "knight" else None)
@@ -551,7 +566,7 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, names, co
         if short:
             sx += text(draw, (sx, sy + 1), short, NOTE_SIZE, fill=MUTED, anchor="lm") + 4
         sx += 16
-    draw.line((x0 + 12, y0 + PANEL_HEADER - 2, x1 - 12, y0 + PANEL_HEADER - 2), fill=PANEL_EDGE)
+    draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
 
     draw_kingdom(im, game, index, layout.grids[index], colour)
 
@@ -594,6 +609,7 @@ def render_table(
         _draw_board(im, draw, game, layout, names, colours)
     scores = [s.total for s in game.scores()]
     match = game.match_totals() if game.config.deals > 1 and game.deal_totals else None
+    shown = fit_names(names, layout.name_size, _panel_name_room(game, layout))
     for i in range(len(game.kingdoms)):
-        _draw_panel(im, draw, game, i, layout, names, colours, active, scores[i], match[i] if match else None)
+        _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None)
     return encode(im)

@@ -42,7 +42,7 @@ def _table_sizes(game) -> dict[str, float]:
         "letter on a domino of the lines": letter_size(layout.tile) * s,
         "crown on a domino of the lines": crown_size(layout.tile) * s,
         "coordinates": min(g.label_size for g in layout.grids) * s,
-        "name on a kingdom": min(layout.name_size, table_module.TEAM_NAME_SIZE) * s,
+        "name on a kingdom": layout.name_size * s,
         "score": layout.score_size * s,
         "name in the lines": table_module.LINE_NAME_SIZE * s,
         "status line": table_module.STATUS_SIZE * s,
@@ -118,4 +118,4 @@ def test_letters_are_tall_enough_in_ink_too():
     s = PHONE / layout.width
     cell = min(g.cell for g in layout.grids)
     assert _cap_height(letter_size(cell)) * s >= 9
-    assert _cap_height(table_module.TEAM_NAME_SIZE) * s >= 10
+    assert _cap_height(layout.name_size) * s >= 10
