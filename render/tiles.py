@@ -96,8 +96,8 @@ def _base(terrain: str, size: int) -> Image.Image:
 
 
 def letter_size(size: int) -> int:
-    """Font size of the terrain letter on a `size`-pixel square."""
-    return max(9, round(size * 0.3))
+    """Font size of the terrain letter on a `size`-pixel square (large: the letter, not the colour, names it)."""
+    return max(9, round(size * 0.36))
 
 
 def crown_size(size: int) -> int:

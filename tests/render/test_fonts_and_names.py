@@ -73,7 +73,7 @@ def test_a_long_name_never_spills_over_the_score():
     score = str(game.scores()[0].total)
     score_left = x1 - 12 - text_width("pts", NOTE_SIZE) - 4 - text_width(score, SCORE_SIZE, True)
     score_area = (round(score_left) - 8, y0 + 4, x1 - 4, y0 + PANEL_HEADER)
-    assert largest_difference(a, b, score_area) <= 12
+    assert largest_difference(a, b, score_area) <= 24, "palette rounding only: a name over the score differs by 100s"
     name_area = (x0 + 60, y0 + 4, round(score_left) - 8, y0 + PANEL_HEADER)
     assert largest_difference(a, b, name_area) > 100
 
