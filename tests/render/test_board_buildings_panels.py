@@ -18,7 +18,8 @@ from render.panels import offer_line, placement_layout
 
 from .helpers import _log, config, largest_difference, names_for, near, open_png
 
-BUILDINGS = [b["id"] for b in json.loads((Path("engine/data/queendomino_buildings.json")).read_text())["buildings"]]
+DATA = Path(__file__).resolve().parents[2] / "engine" / "data" / "queendomino_buildings.json"
+BUILDINGS = [b["id"] for b in json.loads(DATA.read_text())["buildings"]]
 
 
 def _first(cfg, seed, test):
