@@ -11,8 +11,13 @@
     clean_name(name) -> str                              # a name safe to draw and store (never empty)
     safe_render(fn, *args, **kwargs) -> bytes | None     # a picture, or None (logged) when drawing fails
 
-`names` maps player ids to display names (missing ids show as themselves); `colours` maps player ids to RGB and
-defaults to PLAYER_COLOURS by seat. `table_layout` and `kingdom_layout` give the pixel box of any cell.
+`names` maps player ids to display names (missing ids show as themselves; every name goes through clean_name, and
+one no font can draw shows as "Player N"); `colours` maps player ids to RGB and defaults to PLAYER_COLOURS by seat.
+Every king carries its seat number (1..N in `game.players` order), so players are told apart without colour.
+`table_layout` and `kingdom_layout` give the pixel box of any cell.
+
+Sizes: the table is 1000 pixels wide for every game (a phone shows it at 0.78) and the turn panel pictures 780; the
+builders' board numbers its slots 1..6, the engine's slot index + 1 (slot 1 next to the stack, the dearest).
 """
 
 from .fonts import set_font_loader, using_font_loader
