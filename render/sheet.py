@@ -103,7 +103,9 @@ def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Map
     n = len(order)
     col_w = 150 if n <= 4 else 112
     width = PAD * 2 + LABEL_W + n * col_w
-    details = [(i, " · ".join(f"{building(bid).name} {pts}" for bid, pts in breakdowns[i].buildings)) for i in order]
+    details = [
+        (i, " · ".join(_unbroken(f"{building(bid).name} {pts}") for bid, pts in breakdowns[i].buildings)) for i in order
+    ]
     details = [(i, d) for i, d in details if d]
     teams = any(len(game.kingdoms[i].players) > 1 for i in order)
     head_h = 156 if teams else 128
@@ -275,3 +277,8 @@ def _footer(game: Game, names, breakdowns, match: list[int], result) -> list[tup
     elif result.tiebreak == "shared":
         lines.append(("Tied on points, largest territory and the next tie-break: the win is shared.", 19, MUTED))
     return lines
+
+
+def _unbroken(words: str) -> str:
+    """`words` kept on one line when wrapped (no-break spaces)."""
+    return words.replace(" ", "\u00a0")
