@@ -27,6 +27,8 @@ from .draw import (
     player_colours,
     player_names,
     seat_of,
+    team_letter,
+    team_mark,
     text,
     text_width,
 )
@@ -67,6 +69,11 @@ def _head(im: Image.Image, draw: Draw, game: Game, player: str, names, colours, 
     draw.rectangle((0, 0, WIDTH, 4), fill=colours[player])
     kw = king_token(im, draw, PAD, 12, 36, colours[player], seat_of(game, player))
     x = PAD + kw + 10
+    index = game.kingdom_of(player)
+    letter = team_letter(game, index)
+    if letter is not None:  # the team's mark, as on the table
+        a, b = (colours[p] for p in game.kingdoms[index].players)
+        x += team_mark(im, draw, x, HEAD / 2 - 2, 26, letter, a, b) + 10
     name = fit_names({player: names[player]}, 20, 220)[player]
     x += text(draw, (x, HEAD / 2 - 2), name, 20, bold=True, anchor="lm") + 14
     text(draw, (x, HEAD / 2 - 2), words, 20, fill=MUTED, anchor="lm", max_width=WIDTH - PAD - x)
