@@ -63,6 +63,7 @@ class KingdominoBot(commands.AutoShardedBot):
         service = self.service
         if service is not None:
             service.stop_all()
+            service.close_workers()
             if service.ai_pool is not None:
                 await service.ai_pool.close(cancel=True)
         await super().close()

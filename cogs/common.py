@@ -55,22 +55,6 @@ def pings(*user_ids: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
-# Characters that must never reach a stored or drawn name: controls (C0, C1), line and paragraph separators,
-# bidirectional overrides and isolates, zero-width characters and the byte-order mark.
-_UNSAFE_NAME = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
-)
-NAME_LIMIT = 32
-
-
-def clean_name(name: str | None, fallback: str = "Player") -> str:
-    """A display name fit to store, draw and write: no control, separator, direction or zero-width characters, no
-    runs of spaces, at most 32 characters; never empty."""
-    text = _UNSAFE_NAME.sub(" ", name or "")
-    text = " ".join(text.split())[:NAME_LIMIT].strip()
-    return text or fallback
-
-
 def safe(text: str) -> str:
     """A name (or anything a user typed) made inert for a message: no mention can ping, no markdown can format,
     no link can be clicked."""
@@ -82,7 +66,7 @@ def safe(text: str) -> str:
 
 def quote_typed(text: str, limit: int = 24) -> str:
     """A short, inert quote of what a person typed, for a refusal."""
-    text = clean_name(text, fallback="")
+    text = " ".join("".join(c if c.isprintable() else " " for c in text[:200]).split())
     short = text if len(text) <= limit else text[: limit - 1] + "…"
     short = short.replace("`", "'")
     return f"`{short}`"

@@ -15,9 +15,9 @@ from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion,
 from db.models import GameRecord, GameStatus, Seat
 from engine import GameConfig
 from engine.config import PLAYER_RANGE
-from render import PLAYER_COLOURS
+from render import PLAYER_COLOURS, clean_name
 
-from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, clean_name, safe, strip_controls
+from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, safe, strip_controls
 from .service import STALE
 from .views import guarded, service_of
 

@@ -12,10 +12,11 @@ from discord.ext import commands
 
 from db.models import GameRecord
 from engine import Game, action_from_dict
-from render import render_kingdom, render_remaining, render_table
+from render import clean_name, render_kingdom, render_remaining, render_table
+from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
-from .common import GAME_NAMES, UserError, breakdown_text, clean_name, clip, event_words, safe
-from .service import names_and_colours
+from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, points_words, safe
+from .service import describe, names_and_colours
 from .views import guarded, service_of
 
 RULES = {
@@ -42,19 +43,38 @@ RULES["royal-wedding"] = (
 
 
 async def send_look(
-    interaction: discord.Interaction, rec: GameRecord, what: str, *, viewer: int, player: str | None = None
+    interaction: discord.Interaction,
+    rec: GameRecord,
+    what: str,
+    *,
+    viewer: int,
+    player: str | None = None,
+    as_text: bool = False,
 ) -> None:
     """Answer a look privately (the interaction is already deferred)."""
     game = rec.game
     if game is None:
         raise UserError("The game has not started yet: nothing to look at but the lobby.")
     names, colours = names_and_colours(rec)
+    service = service_of(interaction)
     if what == "table":
         d = game.decision()
-        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
+        png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        alt = describe(table_alt_text, game, names)
+        if png is None:
+            await interaction.followup.send(clip(f"The table could not be drawn just now. {alt}", 2000), ephemeral=True)
+            return
         await interaction.followup.send(
-            "The table now.", file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True
+            "The table now.", file=discord.File(io.BytesIO(png), "table.png", description=alt or None), ephemeral=True
         )
+        return
+    if what in ("replay", "chart"):
+        files = await service.story_files(rec, game)
+        wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
+        if not wanted:
+            raise UserError("That picture could not be made just now; it has been logged. Try again later.")
+        text = "The game so far, turn by turn." if what == "replay" else "Every kingdom's score, round by round."
+        await interaction.followup.send(text, file=wanted[0], ephemeral=True)
         return
     if what == "kingdom":
         who = player or str(viewer)
@@ -66,14 +86,18 @@ async def send_look(
             raise UserError(
                 "You are not playing in this game: look at a player's kingdom with `/look kingdom player:@name`."
             ) from None
-        png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
         k = game.kingdoms[index]
         owners = " & ".join(safe(names.get(p, p)) for p in k.players)
-        rows = "\n".join(k.text_rows())
+        head = f"**{owners}**'s kingdom ({points_words(game.scores()[index].total)})"
+        grid = kingdom_text(game, index)
+        if as_text:  # for screen readers: the grid in words and letters, no picture
+            await interaction.followup.send(clip(f"{head}:\n```\n{grid}\n```", 2000), ephemeral=True)
+            return
+        png = await service.picture(rec.id, render_kingdom, game, index, names, colours)
+        alt = describe(kingdom_alt_text, game, index, names)
+        files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
         await interaction.followup.send(
-            f"**{owners}**'s kingdom ({game.scores()[index].total} points):\n```\n{rows}\n```",
-            file=discord.File(io.BytesIO(png), "kingdom.png"),
-            ephemeral=True,
+            clip(f"{head}. The grid in text: `/look kingdom text:True`.", 2000), files=files, ephemeral=True
         )
         return
     if what == "scores":
@@ -81,15 +105,16 @@ async def send_look(
         await interaction.followup.send(clip(title + "\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True)
         return
     if what == "remaining":
-        png = await asyncio.to_thread(render_remaining, game)
+        png = await service.picture(rec.id, render_remaining, game)
         unseen = len(game.unseen_dominoes())
         total = unseen + len(game.revealed)
         word = "domino" if unseen == 1 else "dominoes"
         text = f"{unseen} of {total} {word} not seen yet" + (" (the game is over)." if game.is_over else ".")
-        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True)
+        files = [discord.File(io.BytesIO(png), "remaining.png", description=text)] if png else []
+        await interaction.followup.send(text, files=files, ephemeral=True)
         return
     if what == "history":
-        actions = await service_of(interaction).store.get_actions(rec.id)
+        actions = await service.store.get_actions(rec.id, include_undone=False)
         lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats)
         text = "\n".join(lines[-30:]) or "No move yet."
         await interaction.followup.send(clip("**Last moves**\n" + text, 2000), ephemeral=True)
@@ -118,11 +143,13 @@ class LookCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def _look(self, interaction: discord.Interaction, what: str, player: str | None = None) -> None:
+    async def _look(
+        self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
+    ) -> None:
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player)
+            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
         await guarded(interaction, work())
 
@@ -131,9 +158,21 @@ class LookCog(commands.Cog):
         await self._look(interaction, "table")
 
     @look.command(name="kingdom", description="One kingdom, large, with cell names")
-    @app_commands.describe(player="Whose kingdom (default: yours)")
-    async def kingdom(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        await self._look(interaction, "kingdom", str(player.id) if player else None)
+    @app_commands.describe(
+        player="Whose kingdom (default: yours)", text="In text (a grid of letters and crowns), for screen readers"
+    )
+    async def kingdom(
+        self, interaction: discord.Interaction, player: discord.User | None = None, text: bool = False
+    ) -> None:
+        await self._look(interaction, "kingdom", str(player.id) if player else None, as_text=text)
+
+    @look.command(name="replay", description="The game so far as an animated picture, turn by turn")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "replay")
+
+    @look.command(name="chart", description="Every kingdom's score, round by round")
+    async def chart(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "chart")
 
     @look.command(name="scores", description="The score breakdown so far")
     async def scores(self, interaction: discord.Interaction) -> None:

@@ -8,9 +8,11 @@ corrupt a game: the second one is told that the table changed.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import io
 import logging
+import multiprocessing
 import os
 import random
 import socket
@@ -26,13 +28,15 @@ from db.errors import CorruptGame, StaleVersion, StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
 from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
 from engine.ai import make_agent
-from render import render_score_sheet, render_table
+from render import clean_name, render_score_sheet, render_table, safe_render
+from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
+from render.chart import render_score_chart
+from render.replay import render_replay
 
 from .common import (
     GAME_NAMES,
     UserError,
     breakdown_text,
-    clean_name,
     clip,
     decision_words,
     domino_words,
@@ -76,6 +80,15 @@ def turn_key(game: Game) -> int:
     return game.deal * 1_000_000 + game.round * 1_000 + game.turn
 
 
+def describe(fn, *args) -> str:
+    """A picture's alt text (at most 1,024 characters); empty, and logged, if it cannot be made."""
+    try:
+        return fn(*args)[:1024]
+    except Exception:
+        log.warning("Could not describe a picture with %s", getattr(fn, "__name__", fn), exc_info=True)
+        return ""
+
+
 def colour_tuple(hex_colour: str | None) -> tuple[int, int, int] | None:
     """`#rrggbb` as a tuple; None when absent or unreadable (the picture then picks the seat's default colour)."""
     h = (hex_colour or "").lstrip("#")
@@ -113,12 +126,13 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
+        self._picture_pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.story_at_end = True  # the replay and the chart go with the final table
         self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
-        self._picture_failures: set[tuple[int, str]] = set()
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process, for claims
 
     def new_seed(self) -> int:
@@ -487,7 +501,8 @@ class GameService:
         files = []
         png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None)
         if png is not None:
-            files.append(discord.File(io.BytesIO(png), filename="table.png"))
+            alt = describe(table_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
         else:
             note = (
                 note + "\n" if note else ""
@@ -495,7 +510,10 @@ class GameService:
         if game.is_over:
             sheet = await self.picture(rec.id, render_score_sheet, game, names, colours)
             if sheet is not None:
-                files.append(discord.File(io.BytesIO(sheet), filename="scores.png"))
+                alt = describe(sheet_alt_text, game, names)
+                files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
+            if self.story_at_end:
+                files.extend(await self.story_files(rec, game))
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
         to_act = rec.seat_of(d.player) if d else None
@@ -521,17 +539,42 @@ class GameService:
         await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
         return message
 
-    async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
-        """A picture drawn in a worker thread; None (logged once per game and kind) when it cannot be drawn, so a
-        picture never blocks a game."""
+    async def in_worker(self, fn, *args):
+        """Run a long picture (a replay, a chart) in a worker process, so the bot's event loop never waits on it."""
+        if self._picture_pool is None:
+            self._picture_pool = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._picture_pool, fn, *args)
+
+    async def story_files(self, rec: GameRecord, game: Game) -> list[discord.File]:
+        """The game told again: the animated replay and the score chart, with their descriptions. Empty (logged)
+        when they cannot be made; a game never waits on them."""
+        names, colours = names_and_colours(rec)
+        log_data = [(p, a.to_dict()) for p, a in game.log]
+        files = []
         try:
-            return await asyncio.to_thread(render, *args, **kwargs)
+            gif, filename = await self.in_worker(
+                render_replay, game.config.to_dict(), game.seed, log_data, names, colours
+            )
+            alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+            chart = await self.in_worker(render_score_chart, game.config.to_dict(), game.seed, log_data, names, colours)
+            alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(chart), filename="chart.png", description=alt or None))
         except Exception:
-            key = (game_id, getattr(render, "__name__", str(render)))
-            if key not in self._picture_failures:
-                self._picture_failures.add(key)
-                log.exception("Game %s: %s failed; the text goes out without the picture", game_id, key[1])
-            return None
+            log.exception("Game %s: the replay or the chart could not be made", rec.id)
+        return files
+
+    def close_workers(self) -> None:
+        if self._picture_pool is not None:
+            self._picture_pool.shutdown(wait=False, cancel_futures=True)
+            self._picture_pool = None
+
+    async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
+        """A picture drawn in a worker thread; None (logged) when it cannot be drawn, so a picture never blocks a
+        game: the text goes out alone."""
+        return await asyncio.to_thread(safe_render, render, *args, **kwargs)
 
     async def _retire_table(self, rec: GameRecord) -> None:
         await strip_controls(self.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)

@@ -13,7 +13,8 @@ import discord
 
 from db.models import GameRecord, GameStatus
 from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
-from render import render_kingdom
+from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax, safe_render
+from render.alt import kingdom_alt_text
 
 from .common import (
     UserError,
@@ -26,7 +27,7 @@ from .common import (
     square_words,
     their_turn,
 )
-from .service import OPTIONAL_STEPS, STALE, GameService, names_and_colours, turn_key
+from .service import OPTIONAL_STEPS, STALE, GameService, describe, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class Panel:
     png: bytes | None = None
     filename: str = "kingdom.png"
     items: list[discord.ui.Item] = field(default_factory=list)
+    alt: str = ""  # the picture's description, for screen readers
 
     def view(self) -> discord.ui.View | None:
         if not self.items:
@@ -83,12 +85,25 @@ class Panel:
         return view
 
     def files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(self.png), filename=self.filename)] if self.png else []
+        if not self.png:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt[:1024] or None)]
 
 
-async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes:
+async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes | None:
     names, colours = names_and_colours(rec)
-    return await asyncio.to_thread(render_kingdom, game, kingdom, names, colours, **options)
+    return await asyncio.to_thread(safe_render, render_kingdom, game, kingdom, names, colours, **options)
+
+
+async def panel_png(rec: GameRecord, render, game: Game, *args) -> bytes | None:
+    """One of the turn panel's pictures (the free dominoes, a placement, tax, the dragon); None if it fails."""
+    names, colours = names_and_colours(rec)
+    return await asyncio.to_thread(safe_render, render, game, *args, names, colours)
+
+
+def kingdom_alt(rec: GameRecord, game: Game, kingdom: int) -> str:
+    names, _ = names_and_colours(rec)
+    return describe(kingdom_alt_text, game, kingdom, names)
 
 
 def placement_gain(game: Game, kingdom: int, action: Place) -> int:
@@ -132,9 +147,11 @@ async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
     png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement))
     r, c = action.row, action.col
     return Panel(
-        f"Preview: domino {game_domino_words(game, d.domino)} with its first square on {cell_name(r, c)} and the second "
+        alt=f"Preview of your kingdom with domino {game_domino_words(game, d.domino)} placed from {cell_name(r, c)}, "
+        f"second square {action.direction}: {points_words(gain, signed=True)}.",
+        content=f"Preview: domino {game_domino_words(game, d.domino)} with its first square on {cell_name(r, c)} and the second "
         f"{action.direction}: **{points_words(gain, signed=True)}** now. Confirm?",
-        png,
+        png=png,
         items=[
             ActionButton(rec.id, rec.version, action, label="Confirm", style=discord.ButtonStyle.success),
             CellBackButton(rec.id, rec.version, r, c) if _cells_count(game) > 1 else None,
@@ -166,8 +183,15 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             if isinstance(a, Claim)
         ]
         line = "first line" if d.kind == "first_claim" else "next line"
-        png = await kingdom_png(rec, game, d.kingdom)
-        return Panel(f"{head}\nPick a free domino of the {line} (number and squares shown).", png, items=items)
+        png = await panel_png(rec, render_offer, game, player)
+        free = ", ".join(game_domino_words(game, a.domino) for a in game.legal_actions() if isinstance(a, Claim))
+        return Panel(
+            f"{head}\nPick a free domino of the {line} (number and squares shown).",
+            png,
+            "offer.png",
+            items=items,
+            alt=f"The free dominoes of the {line}: {free}.",
+        )
     if d.kind == "place":
         placements = [a for a in game.legal_actions() if isinstance(a, Place)]
         dom = domino(d.domino)  # type: ignore[arg-type]
@@ -189,12 +213,15 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
                 label = f"{ARROWS[a.direction]} {a.direction} ({points_words(gain, signed=True)})"
                 items.append(DirectionButton(gid, ver, a, label=label))
             items.append(OpenPanelButton(gid, ver, label="Back"))
-            png = await kingdom_png(rec, game, d.kingdom, legal_spots=[cell])
+            png = await panel_png(rec, render_placement, game, player, d.domino, cell)
             return Panel(
                 f"{head}\nFirst square ({square_words(dom.squares[0])}) on **{cell_name(*cell)}**: which way does "
                 f"the second square ({square_words(dom.squares[1])}) go?",
                 png,
+                "placement.png",
                 items=items,
+                alt=f"Your kingdom with domino {game_domino_words(game, d.domino)} on {cell_name(*cell)}; "
+                + ", ".join(f"second square {a.direction}" for a in choices),
             )
         cells = sorted({(a.row, a.col) for a in placements})
         items = []
@@ -212,12 +239,25 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
                 break
         png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
         return Panel(
-            f"{head}\nPick the cell of the first square ({square_words(dom.squares[0])}); the marked cells are legal. "
+            alt=kingdom_alt(rec, game, d.kingdom) + " Legal cells: " + ", ".join(cell_name(*c) for c in cells),
+            content=f"{head}\nPick the cell of the first square ({square_words(dom.squares[0])}); the marked cells are legal. "
             f"Then you choose the direction and see a preview.",
-            png,
+            png=png,
             items=items,
         )
-    return optional_panel(rec, game, player, head)
+    panel = optional_panel(rec, game, player, head)
+    if d.kind == "tax":
+        panel.png, panel.filename = await panel_png(rec, render_tax, game, player), "tax.png"
+        panel.alt = "The domino just placed and the coins each knight would collect: " + ", ".join(
+            item.item.label for item in panel.items if isinstance(item, ThroughButton) and "Knight" in item.item.label
+        )
+    elif d.kind == "dragon" or any(isinstance(i, DragonSelect) for i in panel.items):
+        panel.png, panel.filename = await panel_png(rec, render_dragon, game, player), "dragon.png"
+        panel.alt = "The builders' board: what each building costs and what burning it takes from whom."
+    else:
+        panel.png = await kingdom_png(rec, game, d.kingdom)
+        panel.alt = kingdom_alt(rec, game, d.kingdom)
+    return panel
 
 
 def optional_panel(rec: GameRecord, game: Game, player: str, head: str) -> Panel:
@@ -295,8 +335,9 @@ async def build_site_panel(rec: GameRecord, player: str, slot: int) -> Panel:
     png = await kingdom_png(rec, trial, d.kingdom, legal_spots=cells)  # type: ignore[union-attr]
     name = building_words(trial.board[slot])  # type: ignore[arg-type]
     return Panel(
-        f"Build the **{name}** for {count(trial.cost_of(slot, d.kingdom), 'coin')} on which town square?",  # type: ignore[union-attr]
-        png,
+        alt=kingdom_alt(rec, trial, d.kingdom) + " Free town squares: " + ", ".join(cell_name(*c) for c in cells),  # type: ignore[union-attr]
+        content=f"Build the **{name}** for {count(trial.cost_of(slot, d.kingdom), 'coin')} on which town square?",  # type: ignore[union-attr]
+        png=png,
         items=items,
     )
 

@@ -65,3 +65,22 @@ async def test_texts_after_the_end(fake, bot):
     assert scores.content.startswith("**Final scores**") and "Dynasty" not in scores.content
     remaining = await (await fake.slash(fake.carol, CH, "look", "remaining")).wait_message()
     assert " not seen yet" in remaining.content and "game is over" in remaining.content
+
+
+async def test_every_picture_has_a_description_and_the_end_tells_the_story(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="queendomino", players=2, computers=1, computer_level="easy")
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    await play_game(fake, bot, CH, {str(fake.alice.id): fake.alice}, seed=21)
+    final = latest_table(fake, CH)
+    names = [a.filename for a in final.attachments]
+    assert names[:2] == ["table.png", "scores.png"] and "replay.gif" in names and "chart.png" in names
+    replay = next(a for a in final.attachments if a.filename == "replay.gif")
+    assert replay.size < 8 * 1024 * 1024 and replay.image().n_frames > 10
+    attachments = [a for m in fake.messages if m.channel.name == CH for a in m.attachments]
+    assert attachments and all(a.description and len(a.description) <= 1024 for a in attachments), [
+        a.filename for a in attachments if not a.description
+    ]
+    text = await (await fake.slash(fake.alice, CH, "look", "kingdom", options={"text": True})).wait_message()
+    assert "```" in text.content and not text.attachments
+    chart = await (await fake.slash(fake.bob, CH, "look", "chart")).wait_message()
+    assert chart.attachments[0].filename == "chart.png" and chart.attachments[0].description
