@@ -25,12 +25,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
 from .catalog import LANGUAGES, SOURCE, po_path, read_catalog, reload
+from .commands import SLASH, SLASH_OPTION
 from .terms import ALL_TERMS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCAN = ("i18n/messages.py", "cogs", "render")
-SLASH = "slash"
-SLASH_OPTION = "slash-option"
 
 # marker name -> (index of the msgid argument, index of the plural argument or None)
 MARKERS: dict[str, tuple[int, int | None]] = {
@@ -80,7 +79,7 @@ def scan_source(text: str, where: str) -> Iterator[Found]:
             continue
         plural = _literal(node.args[j]) if j is not None and len(node.args) > j else None
         context = next((_literal(k.value) for k in node.keywords if k.arg == "context"), None)
-        yield Found(msgid, plural, context, f"{where}:{node.lineno}")
+        yield Found(msgid, plural, context, where)
 
 
 def python_files(root: Path = ROOT, scan: Iterable[str] = SCAN) -> Iterator[Path]:
@@ -152,7 +151,8 @@ def template(found: Iterable[Found]) -> Catalog:
         msgid = (f.msgid, f.plural) if f.plural is not None else f.msgid
         existing = pot.get(f.msgid, context=f.context)
         if existing is not None:
-            existing.locations.append((f.where, None))
+            if (f.where, None) not in existing.locations:
+                existing.locations.append((f.where, None))
             continue
         pot.add(msgid, context=f.context, locations=[(f.where, None)])
     return pot
