@@ -381,3 +381,32 @@ PIC_LEADS = NP_("{name} leads with {n} point; the game goes on.", "{name} leads 
 PIC_WINS_WITH = NP_("{name} wins with {n} point.", "{name} wins with {n} points.")
 PIC_TEAM_WINS_WITH = NP_("{name} win with {n} point.", "{name} win with {n} points.")
 PIC_SHARE_WIN = NP_("{names} share the win with {n} point.", "{names} share the win with {n} points.")
+
+# -- where each short text goes, for the length checks (Discord's limits) ---------------------------------------
+BUTTON_LABELS = [  # 80 characters
+    BUTTON_JOIN,
+    BUTTON_LEAVE,
+    BUTTON_START,
+    BUTTON_CANCEL,
+    BUTTON_REMATCH,
+    BUTTON_CONFIRM,
+    BUTTON_BACK,
+    BUTTON_TAKE_TURN,
+    DONE_CLAIM,
+    DONE_END,
+    BUILD_ON,
+    DIRECTION_LABEL,
+    *LOOKS.values(),
+]
+BUTTON_PLURALS = [KNIGHT_ON_CELL, KNIGHTS_ON_BOTH]
+SELECT_OPTIONS = [ADD_COMPUTER, REMOVE_COMPUTER, BURN_OPTION, BURN_SLOT, THEN_DIRECTIONS]  # 100 characters
+SELECT_PLURALS = [BUILD_OPTION]
+SELECT_PLACEHOLDERS = [  # 150 characters
+    COMPUTER_PLACEHOLDER,
+    SWAP_PLACEHOLDER,
+    CELL_PLACEHOLDER,
+    BUILD_PLACEHOLDER,
+    DRAGON_PLACEHOLDER,
+]
+AUTOCOMPLETE_CHOICES = [CELL_THEN]  # 100 characters
+AUTOCOMPLETE_PLURALS = [TAX_CHOICE, BUILD_CHOICE]
