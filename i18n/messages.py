@@ -382,6 +382,69 @@ PIC_WINS_WITH = NP_("{name} wins with {n} point.", "{name} wins with {n} points.
 PIC_TEAM_WINS_WITH = NP_("{name} win with {n} point.", "{name} win with {n} points.")
 PIC_SHARE_WIN = NP_("{names} share the win with {n} point.", "{names} share the win with {n} points.")
 
+# -- the engine's events and refusals (engine/game.py, engine/kingdom.py) --------------------------------------
+# Today the engine writes these in English; once its events and refusals carry a code and parameters, the cogs
+# show them with these sentences (keyed here by today's event kind).
+EVENTS = {
+    "claimed": N_("{player} claimed {domino}."),
+    "placed": N_("{player} placed {domino} on {cell}, the second square {direction}."),
+    "taxed_one": NP_(
+        "{player} sent a knight to {cell} and collected {n} coin.",
+        "{player} sent a knight to {cell} and collected {n} coins.",
+    ),
+    "taxed_two": NP_(
+        "{player} sent knights to {cell} and {second} and collected {n} coin.",
+        "{player} sent knights to {cell} and {second} and collected {n} coins.",
+    ),
+    "built": NP_(
+        "{player} built the {building} on {cell} for {n} coin.",
+        "{player} built the {building} on {cell} for {n} coins.",
+    ),
+    "queen": NP_(
+        "The queen moves to {player}'s kingdom ({n} tower).",
+        "The queen moves to {player}'s kingdom ({n} towers).",
+    ),
+    "dragon": N_("{player} bribed the dragon, which burned the {building}."),
+    "discarded": N_(
+        "{player} could not place {domino}: no cell connects it to the castle or to a matching terrain within "
+        "the {size}x{size} frame, so it is discarded."
+    ),
+    "unclaimed": NP_("Nobody claimed {dominoes}: it is discarded.", "Nobody claimed {dominoes}: they are discarded."),
+    "round_end": N_("Round {round} is over."),
+    "deal_end": N_("Game {deal} of the Dynasty is over; game {next} begins."),
+    "game_over_one": N_("The game is over: {names} wins."),
+    "game_over_many": N_("The game is over: {names} win."),
+    "game_over_one_tiebreak": N_("The game is over: {names} wins (tie-break: {tiebreak})."),
+    "game_over_many_tiebreak": N_("The game is over: {names} win (tie-break: {tiebreak})."),
+}
+REFUSALS = {
+    "not_over": N_("The game is not over yet."),
+    "domino_taken": N_("Domino {domino} is already taken: choose a free one."),
+    "domino_not_in_line": N_("Domino {domino} is not in the line: choose one of {free}."),
+    "knights_count": N_("Send one or two knights, at most one on each square of the domino."),
+    "knights_where": N_("Knights go on the domino just placed: {cells}."),
+    "knights_reserve": NP_(
+        "You have {n} knight in reserve, not {wanted}.", "You have {n} knights in reserve, not {wanted}."
+    ),
+    "empty_slot": N_("Slot {slot} of the builders' board holds no building."),
+    "no_town_square": N_("You have no free town square to build on."),
+    "not_town_square": N_("{cell} is not a free town square: build on {cells}."),
+    "not_enough_coins": NP_("You need {n} coin, you have {coins}.", "You need {n} coins, you have {coins}."),
+    "dragon_flown": N_("The dragon has already flown this round: it is back in its cave at the end of the round."),
+    "dragon_queen": N_("The queen's host may not bribe the dragon."),
+    "dragon_coins": N_("The dragon costs 1 coin; you have {coins}."),
+    "dragon_nothing": N_("There is no building on the builders' board to burn."),
+    "unknown_direction": N_("Unknown direction {direction}: use up, right, down or left."),
+    "outside": N_("{cell} is outside the table."),
+    "outside_unnamed": N_("That cell is outside the table."),
+    "on_castle": N_("{cell} is the castle: both squares need empty cells."),
+    "taken": N_("{cell} is already taken: both squares need empty cells."),
+    "too_tall": N_("That would make the kingdom {cells} cells tall: it must fit in {size}x{size}."),
+    "too_wide": N_("That would make the kingdom {cells} cells wide: it must fit in {size}x{size}."),
+    "not_connected": N_("That spot is not connected to the castle or to a square of the same terrain."),
+    "not_your_turn": N_("It is not your turn."),
+}
+
 # -- where each short text goes, for the length checks (Discord's limits) ---------------------------------------
 BUTTON_LABELS = [  # 80 characters
     BUTTON_JOIN,
