@@ -118,7 +118,7 @@ async def _slash_strings_async(extensions: Iterable[str]) -> list[Found]:
             if context.location in (Loc.command_name, Loc.group_name):
                 return None
             ctx = SLASH_OPTION if context.location == Loc.parameter_name else SLASH
-            seen.append(Found(string.message, None, ctx, f"slash:{context.location.name}"))
+            seen.append(Found(string.message, None, ctx, f"slash/{context.location.name}"))
             return None
 
     bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none(), help_command=None)
@@ -169,7 +169,9 @@ def update_catalogs(found: list[Found], languages: Iterable[str] = LANGUAGES) ->
         pot = template(found)  # a fresh one each time: Babel's update shares the template's message objects
         path = po_path(lang)
         catalog = read_catalog(lang) if path.exists() else Catalog(locale=lang, domain="messages")
+        created = catalog.creation_date  # kept, so that an extraction with nothing new changes nothing
         catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+        catalog.creation_date = created
         for m in catalog:
             m.flags.discard("fuzzy")
             if lang == SOURCE and m.id:
