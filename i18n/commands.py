@@ -35,13 +35,17 @@ DISCORD_LOCALES: dict[discord.Locale, str] = {
     discord.Locale.latin_american_spanish: "es",
 }
 UNTRANSLATED = (Loc.command_name, Loc.group_name)
+# Each language's name in itself, for a `language` option's choices: shown the same to every client.
+LANGUAGE_NAMES = {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
+# Choice names that are the same in every language (brand names, autonyms): not in the catalogues.
+SAME_IN_EVERY_LANGUAGE = frozenset({"Kingdomino", "Queendomino", *LANGUAGE_NAMES.values()})
 DESCRIPTION_LIMIT = 100
 NAME_LIMIT = 32
 
 
 def slash_text(lang: str, message: str, location: Loc) -> str | None:
     """The catalogue's text for one command string, or None when it is to stay as it is."""
-    if location in UNTRANSLATED or lang == SOURCE:
+    if location in UNTRANSLATED or lang == SOURCE or message in SAME_IN_EVERY_LANGUAGE:
         return None
     context = SLASH_OPTION if location == Loc.parameter_name else SLASH
     t = translations(lang)
@@ -63,3 +67,8 @@ class CatalogTranslator(app_commands.Translator):
         if lang is None or lang == SOURCE:
             return None
         return slash_text(lang, string.message, context.location)
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Choices for a `language` option (e.g. on /game new): each language by its own name, the code as value."""
+    return [app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()]

@@ -25,7 +25,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
 from .catalog import LANGUAGES, SOURCE, po_path, read_catalog, reload
-from .commands import SLASH, SLASH_OPTION
+from .commands import SAME_IN_EVERY_LANGUAGE, SLASH, SLASH_OPTION
 from .terms import ALL_TERMS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,6 +116,8 @@ async def _slash_strings_async(extensions: Iterable[str]) -> list[Found]:
             if locale != discord.Locale.czech:  # every string is asked once per locale: record one pass
                 return None
             if context.location in (Loc.command_name, Loc.group_name):
+                return None
+            if string.message in SAME_IN_EVERY_LANGUAGE:
                 return None
             ctx = SLASH_OPTION if context.location == Loc.parameter_name else SLASH
             seen.append(Found(string.message, None, ctx, f"slash/{context.location.name}"))

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from i18n.commands import DISCORD_LOCALES, CatalogTranslator
+from i18n.commands import DISCORD_LOCALES, SAME_IN_EVERY_LANGUAGE, CatalogTranslator, language_choices
 
 # Discord's rule for command and option names (CHAT_INPUT): lowercase where a letter has case.
 NAME = re.compile(r"^[-_'\w\u0900-\u097f\u0e00-\u0e7f]{1,32}$")
@@ -69,7 +69,7 @@ def test_every_description_option_and_choice_is_localized(payloads, locale):
             missing.append(f"{path} option name")
         for choice in item.get("choices", []):
             shown = choice.get("name_localizations") or {}
-            if locale not in shown and choice["name"] not in ("Kingdomino", "Queendomino"):
+            if locale not in shown and choice["name"] not in SAME_IN_EVERY_LANGUAGE:
                 missing.append(f"{path} choice {choice['name']}")
     assert not missing, missing
 
@@ -132,3 +132,8 @@ def test_english_and_other_locales_get_the_default(payloads):
         for field in ("name_localizations", "description_localizations"):
             shown = item.get(field) or {}
             assert not {"en-US", "en-GB", "de", "fr"} & shown.keys(), path
+
+
+def test_language_choices_name_each_language_in_itself():
+    choices = {c.value: c.name for c in language_choices()}
+    assert choices == {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
