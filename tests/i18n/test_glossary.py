@@ -118,3 +118,62 @@ def test_the_word_is_in_its_rulebook_line(lang):
         firsts = [w.split()[0] for w in words if w.split()[0] != "de"]
         stems = {w.lower()[: max(4, len(w) - 3)] for w in firsts}
         assert any(s in quote for s in stems), f"{lang} {e.key}: {words} not in {e.quote!r}"
+
+
+PIECES = [
+    "castle",
+    "king",
+    "domino",
+    "square",
+    "kingdom",
+    "territory",
+    "crown",
+    "knight",
+    "tower",
+    "queen",
+    "dragon",
+    "builders_board",
+    "coin",
+    "building",
+    "round",
+    "line",
+]
+
+
+def stem(lang: str, key: str) -> str:
+    """What every form of a term starts with (`díl` for dílek / dílky / dílků), at least 3 letters."""
+    entry = read_catalog(lang).get(TERMS[key].singular, context=TERMS[key].context)
+    words = [f.split()[1] if f.startswith("de ") else f.split()[0] for f in forms(entry)]
+    lower = [w.lower() for w in words]
+    common = ""
+    for letters in zip(*lower, strict=False):
+        if len(set(letters)) != 1:
+            break
+        common += letters[0]
+    return common if len(common) >= 3 else words[0].lower()[:3]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sentences_use_the_glossarys_words(lang):
+    """A sentence whose English names a piece names it, in the translation, with the glossary's word."""
+    catalog = read_catalog(lang)
+    names = [t.singular for t in TERMS.values() if t.group in ("game", "variant")]  # "Middle Kingdom" is a name
+
+    def plain(text: str) -> str:
+        text = re.sub(r"\{[^}]*\}", "", text)
+        for name in names:
+            text = text.replace(name, "")
+        return text
+
+    wrong = []
+    for key in PIECES:
+        t = TERMS[key]
+        english = re.compile(r"\b" + re.escape(t.singular) + r"(s|es)?\b", re.IGNORECASE)
+        mark = stem(lang, key)
+        for m in catalog:
+            if not m.id or (m.context or "").startswith("term:") or m.context == "slash-option":
+                continue
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            if any(english.search(plain(i)) for i in ids) and mark not in " ".join(forms(m)).lower():
+                wrong.append(f"{key} ({mark}): {ids[0][:60]!r}")
+    assert not wrong, "\n".join(wrong)
