@@ -382,12 +382,14 @@ PIC_WINS_WITH = NP_("{name} wins with {n} point.", "{name} wins with {n} points.
 PIC_TEAM_WINS_WITH = NP_("{name} win with {n} point.", "{name} win with {n} points.")
 PIC_SHARE_WIN = NP_("{names} share the win with {n} point.", "{names} share the win with {n} points.")
 
-# -- the engine's events and refusals (engine/game.py, engine/kingdom.py) --------------------------------------
-# Today the engine writes these in English; once its events and refusals carry a code and parameters, the cogs
-# show them with these sentences (keyed here by today's event kind).
+# -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
+# Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
+# translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
+# a building id its term, a direction its DIRECTIONS word, and lists are joined ("E4 and F4", "K3, K7").
 EVENTS = {
     "claimed": N_("{player} claimed {domino}."),
     "placed": N_("{player} placed {domino} on {cell}, the second square {direction}."),
+    # taxed: one knight (cells[0]) or two (cells[0], cells[1]); n = coins
     "taxed_one": NP_(
         "{player} sent a knight to {cell} and collected {n} coin.",
         "{player} sent a knight to {cell} and collected {n} coins.",
@@ -396,11 +398,11 @@ EVENTS = {
         "{player} sent knights to {cell} and {second} and collected {n} coin.",
         "{player} sent knights to {cell} and {second} and collected {n} coins.",
     ),
-    "built": NP_(
+    "built": NP_(  # n = cost
         "{player} built the {building} on {cell} for {n} coin.",
         "{player} built the {building} on {cell} for {n} coins.",
     ),
-    "queen": NP_(
+    "queen": NP_(  # n = towers
         "The queen moves to {player}'s kingdom ({n} tower).",
         "The queen moves to {player}'s kingdom ({n} towers).",
     ),
@@ -409,40 +411,67 @@ EVENTS = {
         "{player} could not place {domino}: no cell connects it to the castle or to a matching terrain within "
         "the {size}x{size} frame, so it is discarded."
     ),
-    "unclaimed": NP_("Nobody claimed {dominoes}: it is discarded.", "Nobody claimed {dominoes}: they are discarded."),
+    "unclaimed": NP_(  # n = how many dominoes
+        "Nobody claimed {dominoes}: it is discarded.", "Nobody claimed {dominoes}: they are discarded."
+    ),
     "round_end": N_("Round {round} is over."),
-    "deal_end": N_("Game {deal} of the Dynasty is over; game {next} begins."),
-    "game_over_one": N_("The game is over: {names} wins."),
-    "game_over_many": N_("The game is over: {names} win."),
-    "game_over_one_tiebreak": N_("The game is over: {names} wins (tie-break: {tiebreak})."),
-    "game_over_many_tiebreak": N_("The game is over: {names} win (tie-break: {tiebreak})."),
+    "deal_end": N_("Game {finished} of the Dynasty is over; game {next} begins."),
+    # game_over: one winner or several, with or without a tie-break (TIEBREAKS words)
+    "game_over_one": N_("The game is over: {winners} wins."),
+    "game_over_many": N_("The game is over: {winners} win."),
+    "game_over_one_tiebreak": N_("The game is over: {winners} wins (tie-break: {tiebreak})."),
+    "game_over_many_tiebreak": N_("The game is over: {winners} win (tie-break: {tiebreak})."),
 }
 REFUSALS = {
-    "not_over": N_("The game is not over yet."),
+    "game_over": N_("The game is over: no more moves."),
+    "game_not_over": N_("The game is not over yet."),
+    "not_your_turn": N_("It is not your turn."),
+    # wrong_phase, must_place_first, cannot_skip: the step at hand, as DECISION_YOU words it (phase -> {what})
+    "wrong_phase": N_("Not now: first {what}."),
+    "must_place_first": N_("First place domino {domino}."),
+    "cannot_skip": N_("This step cannot be skipped: {what}."),
     "domino_taken": N_("Domino {domino} is already taken: choose a free one."),
     "domino_not_in_line": N_("Domino {domino} is not in the line: choose one of {free}."),
-    "knights_count": N_("Send one or two knights, at most one on each square of the domino."),
-    "knights_where": N_("Knights go on the domino just placed: {cells}."),
-    "knights_reserve": NP_(
-        "You have {n} knight in reserve, not {wanted}.", "You have {n} knights in reserve, not {wanted}."
-    ),
-    "empty_slot": N_("Slot {slot} of the builders' board holds no building."),
-    "no_town_square": N_("You have no free town square to build on."),
-    "not_town_square": N_("{cell} is not a free town square: build on {cells}."),
-    "not_enough_coins": NP_("You need {n} coin, you have {coins}.", "You need {n} coins, you have {coins}."),
-    "dragon_flown": N_("The dragon has already flown this round: it is back in its cave at the end of the round."),
-    "dragon_queen": N_("The queen's host may not bribe the dragon."),
-    "dragon_coins": N_("The dragon costs 1 coin; you have {coins}."),
-    "dragon_nothing": N_("There is no building on the builders' board to burn."),
-    "unknown_direction": N_("Unknown direction {direction}: use up, right, down or left."),
-    "outside": N_("{cell} is outside the table."),
-    "outside_unnamed": N_("That cell is outside the table."),
-    "on_castle": N_("{cell} is the castle: both squares need empty cells."),
-    "taken": N_("{cell} is already taken: both squares need empty cells."),
+    "bad_direction": N_("Unknown direction {direction}: use up, right, down or left."),
+    "outside_table": N_("{cell} is outside the table."),
+    "outside_table_unnamed": N_("That cell is outside the table."),  # outside_table with cell null
+    "cell_is_castle": N_("{cell} is the castle: both squares need empty cells."),
+    "cell_taken": N_("{cell} is already taken: both squares need empty cells."),
     "too_tall": N_("That would make the kingdom {cells} cells tall: it must fit in {size}x{size}."),
     "too_wide": N_("That would make the kingdom {cells} cells wide: it must fit in {size}x{size}."),
     "not_connected": N_("That spot is not connected to the castle or to a square of the same terrain."),
-    "not_your_turn": N_("It is not your turn."),
+    "tax_knight_count": N_("Send one or two knights, at most one on each square of the domino."),
+    "tax_cells": N_("Knights go on the domino just placed: {cells}."),
+    "knights_per_round": NP_(  # n = left
+        "A kingdom sends at most {limit} knights a round: {n} left this round, not {wanted}.",
+        "A kingdom sends at most {limit} knights a round: {n} left this round, not {wanted}.",
+    ),
+    "knights_reserve": NP_(  # n = reserve
+        "You have {n} knight in reserve, not {wanted}.", "You have {n} knights in reserve, not {wanted}."
+    ),
+    "empty_slot": N_("Slot {slot} of the builders' board holds no building."),
+    "no_free_town": N_("You have no free town square to build on."),
+    "not_free_town": N_("{cell} is not a free town square: build on {free}."),
+    "not_enough_coins": NP_(
+        "You need {n} coin, you have {coins}.", "You need {n} coins, you have {coins}."
+    ),  # n = cost
+    "dragon_flown": N_("The dragon has already flown this round: it is back in its cave at the end of the round."),
+    "dragon_queen_host": N_("The queen's host may not bribe the dragon."),
+    "dragon_coins": N_("The dragon costs 1 coin; you have {coins}."),
+    "dragon_no_building": N_("There is no building on the builders' board to burn."),
+}
+CONFIG_REFUSALS = {  # ConfigError codes, shown after "That table is not possible:"
+    "unknown_game": N_("Unknown game {game}."),
+    "player_count": N_("{game} takes {low}-{high} players, not {players}."),
+    "duplicate_player": N_("Each player may take only one seat."),
+    "unknown_variant": N_("Unknown variant {variant}."),
+    "mighty_duel_players": N_("Mighty Duel is a Kingdomino variant for exactly 2 players."),
+    "three_player_rule": N_("The rule of lines of 4 for 3 players is for Kingdomino with exactly 3 players."),
+    "eight_need_teams": N_("Royal Wedding with 8 players is played in teams of 2 (individual games take 3-7)."),
+    "teams_game": N_("Teams are played only in Royal Wedding (6 or 8 players)."),
+    "teams_player_count": N_("Teams need 6 or 8 players, not {players}."),
+    "team_size": N_("Each team has exactly 2 players."),
+    "team_members": N_("Every player must be in exactly one team."),
 }
 
 # -- where each short text goes, for the length checks (Discord's limits) ---------------------------------------
