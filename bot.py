@@ -23,6 +23,7 @@ class KingdominoBot(commands.Bot):
 
     def __init__(self, settings: Settings, store, *, sync: str | None = None, **options) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())  # each message names whom it pings
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store
@@ -35,6 +36,12 @@ class KingdominoBot(commands.Bot):
         from cogs.views import DYNAMIC_ITEMS
 
         self.service = GameService(self, self.store)
+        workers = getattr(self.settings, "ai_workers", 0)
+        if workers:
+            from engine.ai.pool import AIPool
+
+            self.service.ai_pool = AIPool(workers=workers)
+            await self.service.ai_pool.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -46,6 +53,15 @@ class KingdominoBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to guild %s", len(synced), guild.id)
+
+    async def close(self) -> None:
+        """Stop the computer players (every move they made is saved; the timer resumes them after a restart)."""
+        service = self.service
+        if service is not None:
+            service.stop_all()
+            if service.ai_pool is not None:
+                await service.ai_pool.close(cancel=True)
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -15,13 +15,52 @@ log = logging.getLogger(__name__)
 
 GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 TERRAIN_SYMBOL = {t: letter for t, letter in TERRAIN_LETTER.items()}
-ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+NO_PINGS = discord.AllowedMentions.none()
 NEEDED_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages", "attach_files": "Attach Files"}
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
 
 class UserError(Exception):
     """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed."""
+
+
+def pings(*user_ids: int | None) -> discord.AllowedMentions:
+    """Mentions that notify exactly these users, and nobody else (never everyone, roles or other users)."""
+    users = [discord.Object(id=u) for u in dict.fromkeys(user_ids) if u is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+# Characters that must never reach a stored or drawn name: controls (C0, C1), line and paragraph separators,
+# bidirectional overrides and isolates, zero-width characters and the byte-order mark.
+_UNSAFE_NAME = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
+)
+NAME_LIMIT = 32
+
+
+def clean_name(name: str | None, fallback: str = "Player") -> str:
+    """A display name fit to store, draw and write: no control, separator, direction or zero-width characters, no
+    runs of spaces, at most 32 characters; never empty."""
+    text = _UNSAFE_NAME.sub(" ", name or "")
+    text = " ".join(text.split())[:NAME_LIMIT].strip()
+    return text or fallback
+
+
+def safe(text: str) -> str:
+    """A name (or anything a user typed) made inert for a message: no mention can ping, no markdown can format,
+    no link can be clicked."""
+    text = discord.utils.escape_mentions(text)
+    text = discord.utils.escape_markdown(text, ignore_links=False)
+    text = text.replace("://", ":\u200b//").replace("<", "\\<")
+    return text
+
+
+def quote_typed(text: str, limit: int = 24) -> str:
+    """A short, inert quote of what a person typed, for a refusal."""
+    text = clean_name(text, fallback="")
+    short = text if len(text) <= limit else text[: limit - 1] + "…"
+    short = short.replace("`", "'")
+    return f"`{short}`"
 
 
 def count(n: int, word: str) -> str:
@@ -37,16 +76,17 @@ def domino_words(domino_id: str, *, with_box: bool = False) -> str:
 
 
 def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
+    """The seat's name, safe to write into a message."""
     for seat in seats:
         if seat.player_id == player_id:
-            return seat.display_name
-    return player_id
+            return safe(seat.display_name)
+    return safe(player_id)
 
 
 def mention(seats, player_id: str) -> str:
     for seat in seats:
         if seat.player_id == player_id:
-            return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{seat.display_name}** (computer)"
+            return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{safe(seat.display_name)}** (computer)"
     return player_id
 
 
@@ -60,7 +100,7 @@ def with_names(text: str, seats) -> str:
     if not ids:
         return text
     pattern = re.compile("|".join(re.escape(i) for i in ids))
-    names = {s.player_id: f"**{s.display_name}**" for s in seats}
+    names = {s.player_id: f"**{safe(s.display_name)}**" for s in seats}
     return pattern.sub(lambda m: names[m.group(0)], text)
 
 
@@ -101,18 +141,54 @@ def economy_line(game: Game, seats) -> str:
     return "\n".join(parts)
 
 
+TERRAIN_WORDS = {
+    "wheat": "wheat",
+    "forest": "forest",
+    "lake": "lake",
+    "grassland": "grassland",
+    "swamp": "swamp",
+    "mine": "mine",
+    "town": "town",
+}
+PART_WORDS = {
+    "queen": "queen",
+    "buildings": "buildings",
+    "coins": "coins",
+    "middle_kingdom": "Middle Kingdom",
+    "harmony": "Harmony",
+}
+
+
 def breakdown_text(game: Game, seats) -> str:
-    """Every part of every kingdom's score, one line each."""
+    """Every part of every kingdom's score, one line each: each territory as squares × crowns, then buildings,
+    queen, coins and bonuses; the tie-break that decided, and Dynasty totals in a Dynasty."""
     lines = []
     for i, s in enumerate(game.scores()):
-        parts = [f"{name.replace('_', ' ')} {value}" for name, value in s.parts().items() if value]
+        parts = [
+            f"{TERRAIN_WORDS.get(t.terrain, t.terrain)} {t.size}×{t.crowns}"
+            for t in sorted(s.territories, key=lambda t: -t.points)
+            if t.points
+        ]
+        for name, value in s.parts().items():
+            if name in PART_WORDS and value:
+                parts.append(f"{PART_WORDS[name]} {value}")
         detail = ", ".join(parts) if parts else "nothing yet"
-        lines.append(f"**{kingdom_name(game, seats, i)}**: {s.total} ({detail})")
-    if game.deal_totals:
+        lines.append(f"**{kingdom_name(game, seats, i)}**: {points_words(s.total)} ({detail})")
+    if game.is_over:
+        result = game.result()
+        if result.tiebreak:
+            lines.append(f"Tie-break: {result.tiebreak}.")
+    if "dynasty" in game.config.variants and game.deal_totals:
         for i in range(len(game.kingdoms)):
             games = " + ".join(str(t[i]) for t in game.deal_totals)
             lines.append(f"{kingdom_name(game, seats, i)}, Dynasty games so far: {games}")
     return "\n".join(lines)
+
+
+def points_words(n: int, *, signed: bool = False) -> str:
+    """`1 point`, `+3 points`, `-2 points`, `0 points`."""
+    sign = "+" if signed and n > 0 else ""
+    return f"{sign}{n} point" if abs(n) == 1 else f"{sign}{n} points"
 
 
 def event_lines(events: list[Event], seats) -> list[str]:

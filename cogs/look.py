@@ -14,7 +14,7 @@ from db.models import GameRecord
 from engine import action_from_dict
 from render import render_kingdom, render_remaining, render_table
 
-from .common import GAME_NAMES, UserError, breakdown_text, clip, with_names
+from .common import GAME_NAMES, UserError, breakdown_text, clean_name, clip, safe, with_names
 from .service import names_and_colours
 from .views import guarded, service_of
 
@@ -68,7 +68,7 @@ async def send_look(
             ) from None
         png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
         k = game.kingdoms[index]
-        owners = " & ".join(names.get(p, p) for p in k.players)
+        owners = " & ".join(safe(names.get(p, p)) for p in k.players)
         rows = "\n".join(k.text_rows())
         await interaction.followup.send(
             f"**{owners}**'s kingdom ({game.scores()[index].total} points):\n```\n{rows}\n```",
@@ -77,22 +77,22 @@ async def send_look(
         )
         return
     if what == "scores":
-        await interaction.followup.send(
-            clip("**Scores so far**\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True
-        )
+        title = "**Final scores**" if game.is_over else "**Scores so far**"
+        await interaction.followup.send(clip(title + "\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True)
         return
     if what == "remaining":
         png = await asyncio.to_thread(render_remaining, game)
-        count = len(game.unseen_dominoes())
-        await interaction.followup.send(
-            f"{count} dominoes not seen yet.", file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True
-        )
+        unseen = len(game.unseen_dominoes())
+        total = unseen + len(game.revealed)
+        word = "domino" if unseen == 1 else "dominoes"
+        text = f"{unseen} of {total} {word} not seen yet" + (" (the game is over)." if game.is_over else ".")
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True)
         return
     if what == "history":
         actions = await service_of(interaction).store.get_actions(rec.id)
         lines = []
         for a in actions[-30:]:
-            who = names.get(a.player_id or "", a.player_id or "?")
+            who = safe(names.get(a.player_id or "", a.player_id or "?"))
             lines.append(f"{a.seq}. {who}: {action_from_dict(a.action).text}")
         text = "\n".join(lines) or "No move yet."
         await interaction.followup.send(clip(with_names("**Last moves**\n" + text, rec.seats), 2000), ephemeral=True)
@@ -101,7 +101,9 @@ async def send_look(
 
 
 class LookCog(commands.Cog):
-    look = app_commands.Group(name="look", description="Look at the game in this channel (only you see the answer)")
+    look = app_commands.Group(
+        name="look", description="Look at the game in this channel (only you see the answer)", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -141,21 +143,25 @@ class LookCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         async def work():
             kind = game.value if game else None
-            if kind is None:
-                rec = await service_of(interaction).store.get_active_game(interaction.channel_id)
-                kind = rec.kind if rec else "kingdomino"
+            if kind is None and interaction.channel_id is not None:
+                try:  # the channel's game, or the one that just ended there
+                    kind = (await service_of(interaction).latest(interaction.channel_id)).kind
+                except UserError:
+                    kind = None
+            kind = kind or "kingdomino"
             await interaction.response.send_message(RULES[kind], ephemeral=True)
 
         await guarded(interaction, work())
 
     @app_commands.command(name="stats", description="Finished games: played, wins, average and best score")
+    @app_commands.guild_only()
     @app_commands.describe(player="Whose statistics (default: this server's table)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():
             store = service_of(interaction).store
             if player is not None:
                 rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
-                title = f"**{player.display_name}** in this server"
+                title = f"**{safe(clean_name(player.display_name))}** in this server"
                 lines = [
                     f"{GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
                     f"average {r.average_score:.1f}, best {r.best_score}"

@@ -20,21 +20,23 @@ import discord
 
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
-from db.models import GameRecord, GameStatus, Seat, TurnTimer
-from engine import Action, Event, Game, GameConfig, IllegalAction
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
+from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
 from engine.ai import make_agent
 from render import render_score_sheet, render_table
 
 from .common import (
-    ALLOWED_MENTIONS,
     GAME_NAMES,
     UserError,
+    breakdown_text,
+    clean_name,
     decision_words,
     domino_words,
     economy_line,
     event_lines,
     kingdom_name,
     mention,
+    pings,
     score_line,
     seat_name,
     strip_controls,
@@ -45,7 +47,13 @@ log = logging.getLogger(__name__)
 
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
+COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
+
+
+OPTIONAL_STEPS = ("tax", "build", "dragon")
+STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
 
 
 def utcnow() -> datetime:
@@ -58,14 +66,19 @@ def turn_key(game: Game) -> int:
 
 
 def colour_tuple(hex_colour: str | None) -> tuple[int, int, int] | None:
-    if not hex_colour:
+    """`#rrggbb` as a tuple; None when absent or unreadable (the picture then picks the seat's default colour)."""
+    h = (hex_colour or "").lstrip("#")
+    if len(h) != 6:
         return None
-    h = hex_colour.lstrip("#")
-    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+    try:
+        return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+    except ValueError:
+        return None
 
 
 def names_and_colours(rec: GameRecord) -> tuple[dict[str, str], dict[str, tuple[int, int, int]]]:
-    names = {s.player_id: s.display_name for s in rec.seats}
+    """The names to draw (cleaned, whatever was stored) and the seats' colours."""
+    names = {s.player_id: clean_name(s.display_name) for s in rec.seats}
     colours = {s.player_id: c for s in rec.seats if (c := colour_tuple(s.colour)) is not None}
     return names, colours
 
@@ -77,6 +90,7 @@ class MoveOutcome:
     events: list[Event] = field(default_factory=list)
     table_posted: bool = False
     warning: str | None = None  # set when the move is saved but something after it failed
+    automatic: list[tuple[str, str]] = field(default_factory=list)  # (player, what was done for them)
 
 
 class GameService:
@@ -88,8 +102,12 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
+        self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
+        self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
+        self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
+        self._picture_failures: set[tuple[int, str]] = set()
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
@@ -141,9 +159,19 @@ class GameService:
 
     # -- moves -------------------------------------------------------------------------------------------------
     async def play(
-        self, game_id: int, user_id: int, action: Action, *, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action,
+        *,
+        expected_version: int | None = None,
+        through_optional: bool = False,
     ) -> MoveOutcome:
-        """Apply a person's action (then any computer turns), save it, and post the table when the turn passes."""
+        """Apply a person's action, save it, and post the table when the turn passes to someone else.
+
+        With `through_optional`, the optional steps of the turn (tax, build, dragon) that come before the action's
+        own step are skipped first; a `Skip` then means "done with the optional steps". The computer players who
+        act next play in the background, each move under the lock only while it is saved."""
         rec = await self.get(game_id)
         async with self.lock(rec.channel_id):
             rec = await self.get(game_id)
@@ -159,39 +187,99 @@ class GameService:
             assert d is not None
             if d.player != player:
                 raise UserError(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
-            return await self._apply_and_continue(rec, game, action, player, user_id)
+            steps = self._steps(game, player, action) if through_optional else [action]
+            return await self._apply_and_continue(rec, game, steps, player, user_id)
+
+    @staticmethod
+    def _steps(game: Game, player: str, action: Action) -> list[Action]:
+        """The skips of the optional steps that come before `action`'s step, then `action` (a skip: every optional
+        step left in this turn)."""
+        target = STEP_OF.get(type(action))
+        steps: list[Action] = []
+        trial = game.clone()
+        while True:
+            d = trial.decision()
+            if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == target:
+                break
+            try:
+                trial.apply(Skip(), by=player)
+            except IllegalAction:
+                break
+            steps.append(Skip())
+        if isinstance(action, Skip):
+            return steps or [action]
+        return [*steps, action]
 
     async def _apply_and_continue(
-        self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, *, note: str = ""
+        self, rec: GameRecord, game: Game, actions: list[Action], player: str, user_id: int | None, *, note: str = ""
     ) -> MoveOutcome:
-        before = turn_key(game)
-        try:
-            events = game.apply(action, by=player)
-        except IllegalAction as error:
-            raise UserError(with_names(str(error), rec.seats)) from None
-        rec = await self._save(rec, game, action, player, user_id, events)
-        outcome = MoveOutcome(rec, game, list(events))
-        await self._after_save(outcome, turn_passed=game.is_over or turn_key(game) != before, note=note)
+        events: list[Event] = []
+        outcome = MoveOutcome(rec, game)
+        for action in actions:
+            try:
+                new = game.apply(action, by=player)
+            except IllegalAction as error:
+                if not events:
+                    raise UserError(with_names(str(error), rec.seats)) from None
+                outcome.warning = with_names(str(error), rec.seats)
+                break
+            rec = await self._save(rec, game, action, player, user_id, new)
+            events.extend(new)
+        rec = await self._forced_claims(rec, game, outcome)
+        outcome.record = rec
+        outcome.events.extend(events)
+        await self._after_move(outcome, mover=player, note=note)
         return outcome
 
-    async def _after_save(self, outcome: MoveOutcome, *, turn_passed: bool, note: str = "") -> None:
-        """Post the table when the turn passed, then let computer seats play. The move is saved whatever happens
-        here: a failure becomes a warning for the mover (and the timer loop resumes computer turns later)."""
+    async def _forced_claims(self, rec: GameRecord, game: Game, outcome: MoveOutcome) -> GameRecord:
+        """A person with a single free domino to choose from does not have to click it: their king takes it."""
+        while not game.is_over:
+            d = game.decision()
+            assert d is not None
+            seat = rec.seat_of(d.player)
+            if seat is None or seat.is_computer or d.kind not in ("claim", "first_claim"):
+                break
+            claims = [a for a in game.legal_actions() if isinstance(a, Claim)]
+            if len(claims) != 1:
+                break
+            events = game.apply(claims[0], by=d.player)
+            rec = await self._save(rec, game, claims[0], d.player, None, events)
+            rw = game.config.game == "royal-wedding"
+            said = f"Your king took domino {domino_words(claims[0].domino, with_box=rw)}, the last free one."
+            outcome.automatic.append((d.player, said))
+        return rec
+
+    def _next_seat(self, rec: GameRecord, game: Game) -> Seat | None:
+        d = game.decision()
+        return rec.seat_of(d.player) if d else None
+
+    async def _after_move(self, outcome: MoveOutcome, *, mover: str | None, note: str = "") -> None:
+        """After a saved move: computer players next play in the background (and post the table when they are
+        done); a person next gets the table now, unless it is still the mover's turn (the steps of one turn, or a
+        second king) and nothing needs saying. The move is saved whatever happens here: a failure becomes a
+        warning for the mover, and the repair pass posts the table later."""
+        rec, game = outcome.record, outcome.game
+        if note:
+            self._notes.setdefault(rec.id, []).append(note)
         try:
-            if turn_passed:
-                await self._publish(outcome, note=note)
-            await self._computer_turns(outcome)
+            nxt = self._next_seat(rec, game)
+            if nxt is not None and nxt.is_computer:
+                self.schedule_computers(rec.id)
+            elif game.is_over or nxt is None or nxt.player_id != mover or self._notes.get(rec.id):
+                await self._publish(outcome)
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
             reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
             outcome.warning = f"Your move is saved, but: {reason} It will show with the next move."
 
-    async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
+    async def _publish(self, outcome: MoveOutcome) -> None:
         """Post the table with everything that happened since the last one."""
         outcome.record = rec = await self.get(outcome.record.id)
         events = self._pending.get(rec.id, [])
+        note = "\n".join(self._notes.get(rec.id, []))
         await self.post_table(rec, events, note=note)
         self._pending.pop(rec.id, None)
+        self._notes.pop(rec.id, None)
         outcome.table_posted = True
 
     async def _save(
@@ -224,7 +312,7 @@ class GameService:
         if seat is None:
             return TurnTimer()
         if seat.is_computer:
-            # Due at once: computer turns normally follow in the same call; if that is cut short (a restart, a
+            # Due at once: computer turns normally follow in the background; if that is cut short (a restart, a
             # failed post), the timer loop picks the game up again.
             return TurnTimer(None, now)
         return TurnTimer(
@@ -232,32 +320,77 @@ class GameService:
             now + timedelta(hours=rec.deadline_hours) if rec.deadline_hours else None,
         )
 
-    async def _computer_turns(self, outcome: MoveOutcome) -> None:
-        """Let computer seats play until a person must act or the game ends."""
-        rec, game = outcome.record, outcome.game
-        while not game.is_over:
-            d = game.decision()
-            seat = rec.seat_of(d.player) if d else None
-            if seat is None or not seat.is_computer:
-                return
-            action = await self.computer_action(game, seat.cpu_level or "easy")
-            before = turn_key(game)
-            events = game.apply(action, by=d.player)
-            outcome.record = rec = await self._save(rec, game, action, d.player, None, events)
-            outcome.events.extend(events)
-            if game.is_over or turn_key(game) != before:
-                await self._publish(outcome)
-                rec = outcome.record
+    # -- computer players --------------------------------------------------------------------------------------
+    def schedule_computers(self, game_id: int) -> asyncio.Task:
+        """Let the computer seats play, in the background, until a person must act or the game ends; one chain
+        per game. A cancel (or anything else that changes the game) stops it before its next move."""
+        task = self._chains.get(game_id)
+        if task is None or task.done():
+            task = asyncio.create_task(self._computer_chain(game_id), name=f"computers-{game_id}")
+            self._chains[game_id] = task
+            task.add_done_callback(
+                lambda t: self._chains.pop(game_id, None) if self._chains.get(game_id) is t else None
+            )
+        return task
 
-    async def computer_action(self, game: Game, level: str) -> Action:
-        """A computer player's choice, computed in a worker thread with a bounded thinking time."""
-        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+    def stop_all(self) -> None:
+        for game_id in list(self._chains):
+            self.stop_computers(game_id)
+
+    def stop_computers(self, game_id: int) -> None:
+        task = self._chains.get(game_id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def idle(self) -> None:
+        """Wait until no computer player is thinking or moving (for tests and shutdown)."""
+        while self._chains:
+            await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
+
+    async def _computer_chain(self, game_id: int) -> None:
         try:
-            agent = make_agent(level, seed=game.seed + len(game.log), **options)
-        except (ValueError, TypeError):
-            agent = make_agent("random", seed=game.seed + len(game.log))
-        snapshot = game.clone()
-        return await asyncio.to_thread(agent.choose, snapshot)
+            while True:
+                rec = await self.get(game_id)
+                game = rec.game
+                if game is not None and game.is_over and rec.status == GameStatus.FINISHED:
+                    break  # the last move ended it: post the final table
+                if rec.status != GameStatus.PLAYING or game is None:
+                    return  # cancelled or abandoned meanwhile: nothing to post
+                d = game.decision()
+                assert d is not None
+                seat = rec.seat_of(d.player)
+                if seat is None or not seat.is_computer:
+                    break
+                # Think without the lock: clicks, looks and a cancel go on meanwhile.
+                action = await self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                async with self.lock(rec.channel_id):
+                    fresh = await self.get(game_id)
+                    if fresh.status != GameStatus.PLAYING or fresh.version != rec.version:
+                        continue  # something changed while thinking: look again
+                    events = game.apply(action, by=d.player)
+                    try:
+                        rec = await self._save(fresh, game, action, d.player, None, events)
+                    except UserError:
+                        continue  # another process saved first
+            async with self.lock(rec.channel_id):
+                outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
+                if self._pending.get(game_id) or self._notes.get(game_id) or rec.table_message_id is None:
+                    await self._publish(outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Game %s: the computer players could not finish their turns; the timer tries again", game_id)
+
+    async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
+        """A computer player's choice, computed away from the event loop with a bounded amount of work."""
+        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+        seed = game.seed + len(game.log)
+        if level not in COMPUTER_LEVELS:
+            level, options = "random", {}
+        if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
+            return await self.ai_pool.choose_action(game, level, seed, key=key, **options)
+        agent = make_agent(level, seed=seed, **options)
+        return await asyncio.to_thread(agent.choose, game.clone())
 
     # -- starting and ending -------------------------------------------------------------------------------------
     async def start(self, rec: GameRecord) -> MoveOutcome:
@@ -280,7 +413,9 @@ class GameService:
             raise UserError(STALE) from None
         rec = await self.get(rec.id)
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
-        await self._after_save(outcome, turn_passed=True, note=f"The game begins: {config.describe()}.")
+        rec = await self._forced_claims(rec, outcome.game, outcome)
+        outcome.record = rec
+        await self._after_move(outcome, mover=None, note=f"The game begins: {config.describe()}.")
         return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
@@ -302,6 +437,7 @@ class GameService:
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
             how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
             lines.append(f"🏆 **{names}** {'win' if len(result.winners) > 1 else 'wins'}{how}!")
+            lines.append(breakdown_text(game, rec.seats))
         else:
             d = game.decision()
             assert d is not None
@@ -321,17 +457,33 @@ class GameService:
         assert game is not None
         names, colours = names_and_colours(rec)
         d = game.decision()
-        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
-        files = [discord.File(io.BytesIO(png), filename="table.png")]
+        files = []
+        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        if png is not None:
+            files.append(discord.File(io.BytesIO(png), filename="table.png"))
+        else:
+            note = (
+                note + "\n" if note else ""
+            ) + "⚠️ The picture of the table could not be drawn this time; the game goes on."
         if game.is_over:
-            sheet = await asyncio.to_thread(render_score_sheet, game, names, colours)
-            files.append(discord.File(io.BytesIO(sheet), filename="scores.png"))
+            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours)
+            if sheet is not None:
+                files.append(discord.File(io.BytesIO(sheet), filename="scores.png"))
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
+        to_act = rec.seat_of(d.player) if d else None
         try:
             message = await channel.send(
-                content=content, files=files, view=table_view(rec, game), allowed_mentions=ALLOWED_MENTIONS
+                content=content,
+                files=files,
+                view=table_view(rec, game),
+                allowed_mentions=pings(to_act.user_id if to_act else None),
             )
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self.abandon_channel(rec.channel_id)
+                raise UserError("This channel no longer exists: its game has ended.") from None
+            raise
         except discord.Forbidden:
             log.warning("Cannot post the table of game %s in channel %s: missing permissions", rec.id, rec.channel_id)
             raise UserError(
@@ -341,6 +493,18 @@ class GameService:
         await self._retire_table(rec)
         await self.store.set_table_message(rec.id, rec.channel_id, message.id)
         return message
+
+    async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
+        """A picture drawn in a worker thread; None (logged once per game and kind) when it cannot be drawn, so a
+        picture never blocks a game."""
+        try:
+            return await asyncio.to_thread(render, *args, **kwargs)
+        except Exception:
+            key = (game_id, getattr(render, "__name__", str(render)))
+            if key not in self._picture_failures:
+                self._picture_failures.add(key)
+                log.exception("Game %s: %s failed; the text goes out without the picture", game_id, key[1])
+            return None
 
     async def _retire_table(self, rec: GameRecord) -> None:
         await strip_controls(self.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)
@@ -370,10 +534,7 @@ class GameService:
             seat = rec.seat_of(d.player)
             if seat is not None and seat.is_computer:
                 # Computer turns that an earlier call did not finish (a restart, a failed post): resume them.
-                outcome = MoveOutcome(rec, game)
-                await self._after_save(outcome, turn_passed=False)
-                if outcome.warning:
-                    log.warning("Game %s: %s", rec.id, outcome.warning)
+                self.schedule_computers(rec.id)
                 return
             if rec.deadline_at is not None and rec.deadline_at <= now:
                 # The absent player's time ran out: a computer player finishes their turn, and says so.
@@ -384,23 +545,58 @@ class GameService:
                     events = game.apply(action, by=d.player)
                     rec = await self._save(rec, game, action, d.player, None, events)
                 outcome = MoveOutcome(rec, game)
-                await self._publish(outcome, note=f"⏰ {name}'s time ran out: the computer played their turn.")
-                await self._after_save(outcome, turn_passed=False)
+                note = f"⏰ {name}'s time ran out: the computer played their turn."
+                await self._after_move(outcome, mover=d.player, note=note)
+                if outcome.warning:
+                    log.warning("Game %s: %s", rec.id, outcome.warning)
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
+                from .views import turn_view  # the views import this module
+
                 channel = self.bot.get_partial_messageable(rec.channel_id)
+                link = self.table_link(rec)
                 try:
                     await channel.send(
                         f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
-                        f"{decision_words(game, d)}.",
-                        allowed_mentions=ALLOWED_MENTIONS,
+                        f"{decision_words(game, d)}." + (f" The table: {link}" if link else ""),
+                        view=turn_view(rec, game),
+                        allowed_mentions=pings(seat.user_id),
                     )
+                except discord.NotFound as error:
+                    if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
+                        await self.abandon_channel(rec.channel_id)
+                        return
+                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
                     log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 timer = TurnTimer(
                     now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
                 )
                 await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
+
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and
+        computer players stop. Returns the games ended."""
+        ended = []
+        for summary in await self.store.list_games(channel_id=channel_id, statuses=ACTIVE_STATUSES):
+            self.stop_computers(summary.id)
+            try:
+                await self.store.cancel_game(summary.id, reason="abandoned")
+            except StoreError as error:
+                log.warning("Game %s could not be ended after its channel was deleted: %s", summary.id, error)
+                continue
+            self._pending.pop(summary.id, None)
+            self._notes.pop(summary.id, None)
+            log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
+            ended.append(summary.id)
+        return ended
+
+    def table_link(self, rec: GameRecord) -> str | None:
+        """The jump link to the game's latest table message."""
+        if rec.table_message_id is None:
+            return None
+        guild = rec.guild_id if rec.guild_id is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{rec.table_channel_id or rec.channel_id}/{rec.table_message_id}"
 
     # -- seats ---------------------------------------------------------------------------------------------------
     @staticmethod

@@ -405,6 +405,11 @@ class SqliteGameStore:
             await self._write_seats(tx, game_id, seats)
             return await self._load_record(tx, game_id)
 
+    async def set_host(self, game_id: int, expected_version: int, host_user_id: int) -> GameRecord:
+        async with self._write() as tx:
+            await self._bump(tx, game_id, expected_version, {GameStatus.LOBBY}, {"host_user_id": host_user_id})
+            return await self._load_record(tx, game_id)
+
     # Play
 
     async def start_game(

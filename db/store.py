@@ -123,6 +123,10 @@ class GameStore(Protocol):
         """Replace the whole table (order, colours) of a game in its lobby."""
         ...
 
+    async def set_host(self, game_id: int, expected_version: int, host_user_id: int) -> GameRecord:
+        """Make another person the host of a game in its lobby (the host left)."""
+        ...
+
     # Play
 
     async def start_game(

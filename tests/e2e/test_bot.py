@@ -341,7 +341,7 @@ async def test_looks_stats_and_rematch(fake, bot):
     lobby = fake.last_message(CH)
     assert "Rematch" in lobby.content and "Join" in lobby.button_labels
     rec = await _record(bot, fake)
-    assert rec.status == "lobby" and len(rec.seats) == 2 and rec.config["variants"] == ["middle-kingdom"]
+    assert rec.status == "lobby" and len(rec.seats) == 1 and rec.config["variants"] == ["middle-kingdom"]
 
 
 async def test_admin_sync_is_owner_only(fake, bot):
