@@ -13,7 +13,17 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("extract", help="scan the code, the terms and the slash commands; update i18n/locales/*.po")
     sub.add_parser("check", help="list untranslated messages and placeholder mismatches (exit 1 if any)")
+    sub.add_parser("literals", help="list English sentences still written directly in cogs/ and render/")
     args = parser.parse_args(argv)
+
+    if args.command == "literals":
+        from .literals import find_literals
+
+        found = find_literals()
+        for lit in found:
+            print(f"{lit.where}:{lit.line}: {'catalogued' if lit.known else 'NEW':10} {lit.text!r}")
+        print(f"{len(found)} literals, {sum(not lit.known for lit in found)} not in the catalogues")
+        return 0
 
     if args.command == "extract":
         from .extract import everything, update_catalogs

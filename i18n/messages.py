@@ -382,6 +382,35 @@ PIC_WINS_WITH = NP_("{name} wins with {n} point.", "{name} wins with {n} points.
 PIC_TEAM_WINS_WITH = NP_("{name} win with {n} point.", "{name} win with {n} points.")
 PIC_SHARE_WIN = NP_("{names} share the win with {n} point.", "{names} share the win with {n} points.")
 
+# -- added to the cogs and pictures since the first extraction (main after the engine and lobby merges) --------
+TIEBREAK_LINE = N_("Tie-break: {tiebreak}.")
+LEFT_NEW_HOST = N_("You left the table; {host} is the host now.")
+LEFT_CLOSED = N_("You left the table; nobody else was seated, so it is closed.")
+NEEDS_A_PERSON = N_("A table needs at least one person: join it, or cancel it.")
+SEAT_FIRST = N_("Take a seat first (**Join**): nobody starts a table they are not at.")
+PICK_MENU_CHOICE = N_("Pick one of the menu's choices: easy, medium, hard or remove.")
+REMATCH_USED = N_("This rematch button was already used: start a new game with `/game new`.")
+REMATCH_OTHER_GAME = N_("This channel has another game now: the rematch button no longer works.")
+REMATCH_SEATED = N_("You already have a seat at the rematch.")
+REMATCH_OPEN = N_("🔁 Rematch of game #{game_id}! Its players take their seat with **Rematch** or **Join**.")
+CHANNEL_GONE = N_("This channel no longer exists: its game has ended.")
+FINAL_SCORES_TITLE = N_("**Final scores**")
+UNSEEN_OF = NP_("{n} of {total} domino not seen yet.", "{n} of {total} dominoes not seen yet.")
+UNSEEN_OF_OVER = NP_(
+    "{n} of {total} domino not seen yet (the game is over).",
+    "{n} of {total} dominoes not seen yet (the game is over).",
+)
+TYPED_TOO_LONG = N_(
+    "{typed} is not something I can play ({length} characters): pick one of the suggestions the command offers."
+)
+PIC_FINAL_RANKING = N_("Final ranking")
+PIC_BUILDERS_BOARD = N_("Builders' board")
+PIC_SOLD = N_("sold this round")
+PIC_BURNED = N_("burned")
+PIC_HOSTS_QUEEN = N_("hosts the queen")
+PIC_DELTA = NP_("{n} point", "{n} points")  # signed: "+3 points", "-1 point" (n with its sign)
+PIC_NO_POINTS_DELTA = N_("no points")
+
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
 # translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
