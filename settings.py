@@ -6,11 +6,13 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
 DEFAULT_DATABASE_PATH = "data/kingdomino.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DATABASE_URL_SCHEMES = ("postgresql", "postgres")
 
 
 class SettingsError(Exception):
@@ -23,10 +25,13 @@ class Settings:
     database_path: Path
     dev_guild_id: int | None
     log_level: int
+    database_url: str | None = None
+    """A PostgreSQL database (postgresql://user:password@host:port/name); None: the SQLite file at database_path."""
 
-    def __repr__(self) -> str:  # never show the token
+    def __repr__(self) -> str:  # never show the token, nor the database password
         return (
             f"Settings(token=<{'set' if self.token else 'unset'}>, database_path={self.database_path!s}, "
+            f"database_url={_redacted(self.database_url)}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)})"
         )
 
@@ -51,9 +56,35 @@ class Settings:
         level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level_name not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level_name!r}.")
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url is not None:
+            try:
+                parts = urlsplit(database_url)
+                parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+            except ValueError as error:
+                raise SettingsError(f"DATABASE_URL {_redacted(database_url)} is malformed: {error}.") from None
+            if parts.scheme not in DATABASE_URL_SCHEMES or not parts.path.strip("/"):
+                raise SettingsError(
+                    "DATABASE_URL must look like postgresql://user:password@host:5432/database (or be empty to use "
+                    f"the SQLite file DATABASE_PATH), not {_redacted(database_url)}."
+                )
         return cls(
             token=token,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             dev_guild_id=int(guild_raw) if guild_raw else None,
             log_level=getattr(logging, level_name),
+            database_url=database_url,
         )
+
+
+def _redacted(url: str | None) -> str | None:
+    """The URL with its password as ***."""
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        return parts._replace(netloc=f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}").geturl()
+    except ValueError:
+        return "<unparsable URL>"

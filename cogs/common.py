@@ -13,6 +13,31 @@ from engine.components import TERRAIN_LETTER
 
 log = logging.getLogger(__name__)
 
+TERRAIN_WORDS = {
+    "wheat": "wheat",
+    "forest": "forest",
+    "lake": "lake",
+    "grassland": "grassland",
+    "swamp": "swamp",
+    "mine": "mine",
+    "town": "town",
+}
+PHASE_YOU = {
+    "first_claim": "choose a domino of the first line for your king",
+    "claim": "choose a domino of the next line",
+    "place": "place your domino",
+    "tax": "send knights to collect tax, or skip",
+    "build": "build a building, or skip",
+    "dragon": "bribe the dragon to burn a building, or skip",
+}
+PHASE_THEY = {
+    "first_claim": "choose a domino of the first line for their king",
+    "claim": "choose a domino of the next line",
+    "place": "place their domino",
+    "tax": "decide on tax",
+    "build": "decide on building",
+    "dragon": "decide on the dragon",
+}
 GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 TERRAIN_SYMBOL = {t: letter for t, letter in TERRAIN_LETTER.items()}
 NO_PINGS = discord.AllowedMentions.none()
@@ -68,11 +93,27 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def square_words(square) -> str:
+    crowns = " " + "👑" * square.crowns if square.crowns else ""
+    return f"{TERRAIN_WORDS.get(square.terrain, square.terrain)}{crowns}"
+
+
 def domino_words(domino_id: str, *, with_box: bool = False) -> str:
-    """`23 (W1 F0)`: the number and both squares; the box letter first in Royal Wedding."""
+    """`16 (wheat · swamp 👑)`: the number, then both squares in words with their crowns. In Royal Wedding, where
+    both boxes are in play, the number carries its box letter (`Q16`), everywhere the same."""
     d = domino(domino_id)
     number = d.id if with_box else str(d.number)
-    return f"{number} ({d.squares[0].text} {d.squares[1].text})"
+    return f"{number} ({square_words(d.squares[0])} · {square_words(d.squares[1])})"
+
+
+def domino_number(game: Game, domino_id: str) -> str:
+    """How a domino is named in this game: its number, with the box letter only in Royal Wedding."""
+    d = domino(domino_id)
+    return d.id if game.config.game == "royal-wedding" else str(d.number)
+
+
+def game_domino_words(game: Game, domino_id: str) -> str:
+    return domino_words(domino_id, with_box=game.config.game == "royal-wedding")
 
 
 def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
@@ -105,12 +146,11 @@ def with_names(text: str, seats) -> str:
 
 
 def decision_words(game: Game, d: Decision) -> str:
-    """What the player to act must do, in words."""
-    rw = game.config.game == "royal-wedding"
+    """What the player to act must do, in words (to them)."""
     if d.kind == "first_claim":
         return "choose a domino of the first line for your king"
     if d.kind == "place":
-        return f"place domino {domino_words(d.domino, with_box=rw)}"  # type: ignore[arg-type]
+        return f"place domino {game_domino_words(game, d.domino)}"  # type: ignore[arg-type]
     if d.kind == "tax":
         return "send knights to collect tax, or skip"
     if d.kind == "build":
@@ -118,6 +158,14 @@ def decision_words(game: Game, d: Decision) -> str:
     if d.kind == "dragon":
         return "bribe the dragon to burn a building, or skip"
     return "choose a domino of the next line"
+
+
+def their_turn(game: Game, d: Decision, seats) -> str:
+    """Telling someone else whose turn it is, in the third person."""
+    what = PHASE_THEY.get(d.kind, d.kind)
+    if d.kind == "place":
+        what = f"place domino {game_domino_words(game, d.domino)}"  # type: ignore[arg-type]
+    return f"It's {seat_name(seats, d.player)}'s turn: they must {what}."
 
 
 def score_line(game: Game, seats) -> str:
@@ -141,15 +189,6 @@ def economy_line(game: Game, seats) -> str:
     return "\n".join(parts)
 
 
-TERRAIN_WORDS = {
-    "wheat": "wheat",
-    "forest": "forest",
-    "lake": "lake",
-    "grassland": "grassland",
-    "swamp": "swamp",
-    "mine": "mine",
-    "town": "town",
-}
 PART_WORDS = {
     "queen": "queen",
     "buildings": "buildings",
@@ -191,8 +230,79 @@ def points_words(n: int, *, signed: bool = False) -> str:
     return f"{sign}{n} point" if abs(n) == 1 else f"{sign}{n} points"
 
 
-def event_lines(events: list[Event], seats) -> list[str]:
-    return [with_names(e.text, seats) for e in events if e.kind not in ("skipped",)]
+def event_words(event: Event, game: Game, seats) -> str | None:
+    """One line for the table, in words: names, dominoes by number with their squares, buildings by name, board
+    slots counted from 1 as the picture shows them. None for what the table need not say."""
+    who = f"**{seat_name(seats, event.player)}**" if event.player else ""
+    data = event.data
+    kind = event.kind
+    if kind == "claimed":
+        return f"{who} chose domino {game_domino_words(game, data['domino'])}."
+    if kind == "placed":
+        return (
+            f"{who} placed domino {game_domino_words(game, data['domino'])} on {data['cell']}, second square "
+            f"{data['direction']}."
+        )
+    if kind == "taxed":
+        coins = count(data["coins"], "coin")
+        knights = "a knight" if data["knights"] == 1 else f"{data['knights']} knights"
+        return f"{who} sent {knights} to {' and '.join(data['cells'])} and collected {coins}."
+    if kind == "built":
+        return f"{who} built the {building(data['building']).name} on {data['cell']} for {count(data['cost'], 'coin')}."
+    if kind == "dragon":
+        return f"{who} bribed the dragon, which burned the {building(data['building']).name} (slot {data['slot'] + 1})."
+    if kind == "queen":
+        return f"The queen moves to {who}'s kingdom ({count(data['towers'], 'tower')})."
+    if kind == "discarded":
+        return f"{who} could not place domino {game_domino_words(game, data['domino'])}: it is discarded."
+    if kind == "unclaimed":
+        names = ", ".join(domino_number(game, d) for d in data["dominoes"])
+        return f"Nobody chose {names}: {'it is' if len(data['dominoes']) == 1 else 'they are'} discarded."
+    if kind == "round_end":
+        return f"Round {data['round']} is over."
+    if kind == "deal_end":
+        return f"Game {data['finished']} of the Dynasty is over; game {data['next']} begins."
+    if kind in ("game_over", "skipped"):
+        return None  # the end has its own lines
+    return with_names(event.text, seats)
+
+
+def event_lines(events: list[Event], seats, game: Game | None = None) -> list[str]:
+    if game is None:
+        return [with_names(e.text, seats) for e in events if e.kind not in ("skipped",)]
+    return [line for e in events if (line := event_words(e, game, seats)) is not None]
+
+
+def refusal_words(error, game: Game, seats, player: str) -> str:
+    """An engine refusal worded for the person who acted: second person, no command syntax, names not ids."""
+    code, p = getattr(error, "code", ""), getattr(error, "params", {})
+    if code == "not_your_turn":
+        return f"It's {seat_name(seats, p['player'])}'s turn: they must {PHASE_THEY.get(p['phase'], p['phase'])}."
+    if code in ("wrong_phase", "must_place_first", "cannot_skip"):
+        if p.get("player") not in (None, player):
+            return f"It's {seat_name(seats, p['player'])}'s turn: they must {PHASE_THEY.get(p.get('phase'), '')}."
+        if code == "must_place_first":
+            return f"You must place domino {game_domino_words(game, p['domino'])} first."
+        if code == "cannot_skip" or p.get("action") == "skip":
+            return f"That step cannot be skipped: you must {PHASE_YOU.get(p['phase'], p['phase'])}."
+        return f"You must {PHASE_YOU.get(p['phase'], p['phase'])} first."
+    if code in ("domino_taken", "domino_not_in_line"):
+        free = ", ".join(domino_number(game, d) for d in p.get("free", []))
+        what = "already taken" if code == "domino_taken" else "not in the line"
+        return f"That domino is {what}: choose a free one ({free})."
+    if code == "not_enough_coins":
+        return f"You need {count(p['cost'], 'coin')}, you have {count(p['coins'], 'coin')}."
+    if code == "knights_per_round":
+        return (
+            f"At most {p['limit']} knights a round: you already sent {p['sent']} this round, so you can send "
+            f"{p['left']} more, not {p['wanted']}."
+        )
+    if code == "knights_reserve":
+        return f"You have {count(p['reserve'], 'knight')} in reserve, not {p['wanted']}."
+    if code == "empty_slot":
+        return f"Slot {p['slot'] + 1} of the builders' board holds no building: choose another."
+    text = with_names(str(error), seats)
+    return re.sub(r"^[^:]*\b(place|claim|tax|build|dragon|skip)\b[^:]*: ", "", text)
 
 
 def building_words(building_id: str) -> str:

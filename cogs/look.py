@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from db.models import GameRecord
-from engine import action_from_dict
+from engine import Game, action_from_dict
 from render import render_kingdom, render_remaining, render_table
 
-from .common import GAME_NAMES, UserError, breakdown_text, clean_name, clip, safe, with_names
+from .common import GAME_NAMES, UserError, breakdown_text, clean_name, clip, event_words, safe
 from .service import names_and_colours
 from .views import guarded, service_of
 
@@ -90,14 +90,24 @@ async def send_look(
         return
     if what == "history":
         actions = await service_of(interaction).store.get_actions(rec.id)
-        lines = []
-        for a in actions[-30:]:
-            who = safe(names.get(a.player_id or "", a.player_id or "?"))
-            lines.append(f"{a.seq}. {who}: {action_from_dict(a.action).text}")
-        text = "\n".join(lines) or "No move yet."
-        await interaction.followup.send(clip(with_names("**Last moves**\n" + text, rec.seats), 2000), ephemeral=True)
+        lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats)
+        text = "\n".join(lines[-30:]) or "No move yet."
+        await interaction.followup.send(clip("**Last moves**\n" + text, 2000), ephemeral=True)
         return
     raise UserError(f"Unknown view {what!r}.")
+
+
+def history_lines(game: Game, actions: list[dict], seats) -> list[str]:
+    """The game told move by move, in the table's words: the game is replayed from its seed and its log."""
+    replay = Game.new(game.config, game.seed)
+    lines = []
+    for n, data in enumerate(actions, 1):
+        action = action_from_dict(data)
+        events = replay.apply(action)
+        said = [line for e in events if (line := event_words(e, replay, seats)) is not None]
+        if said:
+            lines.append(f"{n}. " + " ".join(said))
+    return lines
 
 
 class LookCog(commands.Cog):

@@ -37,10 +37,11 @@ from .common import (
     kingdom_name,
     mention,
     pings,
+    refusal_words,
     score_line,
     seat_name,
     strip_controls,
-    with_names,
+    their_turn,
 )
 
 log = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ class GameService:
             d = game.decision()
             assert d is not None
             if d.player != player:
-                raise UserError(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
+                raise UserError(their_turn(game, d, rec.seats))
             steps = self._steps(game, player, action) if through_optional else [action]
             return await self._apply_and_continue(rec, game, steps, player, user_id)
 
@@ -220,8 +221,8 @@ class GameService:
                 new = game.apply(action, by=player)
             except IllegalAction as error:
                 if not events:
-                    raise UserError(with_names(str(error), rec.seats)) from None
-                outcome.warning = with_names(str(error), rec.seats)
+                    raise UserError(refusal_words(error, game, rec.seats, player)) from None
+                outcome.warning = refusal_words(error, game, rec.seats, player)
                 break
             rec = await self._save(rec, game, action, player, user_id, new)
             events.extend(new)
@@ -431,7 +432,7 @@ class GameService:
             lines.append(f"**{title}** — {deal}round {game.round}/{game.setup.rounds}")
         if note:
             lines.append(note)
-        lines.extend(event_lines(events, rec.seats)[-12:])
+        lines.extend(event_lines(events, rec.seats, game)[-12:])
         if game.is_over:
             result = game.result()
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)

@@ -21,9 +21,10 @@ from .common import (
     clip,
     count,
     decision_words,
-    domino_words,
+    game_domino_words,
     points_words,
-    seat_name,
+    square_words,
+    their_turn,
 )
 from .service import OPTIONAL_STEPS, STALE, GameService, names_and_colours, turn_key
 
@@ -131,7 +132,7 @@ async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
     png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement))
     r, c = action.row, action.col
     return Panel(
-        f"Preview: domino {domino_words(d.domino)} with its first square on {cell_name(r, c)} and the second "
+        f"Preview: domino {game_domino_words(game, d.domino)} with its first square on {cell_name(r, c)} and the second "
         f"{action.direction}: **{points_words(gain, signed=True)}** now. Confirm?",
         png,
         items=[
@@ -153,15 +154,14 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
     d = game.decision()
     assert d is not None
     if d.player != player:
-        return Panel(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
+        return Panel(their_turn(game, d, rec.seats))
     gid, ver = rec.id, rec.version
-    rw = game.config.game == "royal-wedding"
     kings = [i for i, k in enumerate(game.kings) if k.player == player]
     which = f" (king {kings.index(d.king) + 1} of {len(kings)})" if len(kings) > 1 else ""
     head = f"**Your turn**{which} — {decision_words(game, d)}."
     if d.kind in ("first_claim", "claim"):
         items = [
-            ActionButton(gid, ver, a, label=f"{domino_words(a.domino, with_box=rw)}", style=discord.ButtonStyle.primary)
+            ActionButton(gid, ver, a, label=game_domino_words(game, a.domino), style=discord.ButtonStyle.primary)
             for a in game.legal_actions()
             if isinstance(a, Claim)
         ]
@@ -191,8 +191,8 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             items.append(OpenPanelButton(gid, ver, label="Back"))
             png = await kingdom_png(rec, game, d.kingdom, legal_spots=[cell])
             return Panel(
-                f"{head}\nFirst square {dom.squares[0].text} on **{cell_name(*cell)}**: which way does the second "
-                f"square ({dom.squares[1].text}) go?",
+                f"{head}\nFirst square ({square_words(dom.squares[0])}) on **{cell_name(*cell)}**: which way does "
+                f"the second square ({square_words(dom.squares[1])}) go?",
                 png,
                 items=items,
             )
@@ -206,13 +206,13 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
                 options.append(
                     discord.SelectOption(label=cell_name(r, c), value=f"{r},{c}", description="then " + ", ".join(dirs))
                 )
-            placeholder = f"Cell for {dom.squares[0].text} ({cell_name(*chunk[0])} to {cell_name(*chunk[-1])})"
+            placeholder = f"Cell for the {square_words(dom.squares[0])} square ({cell_name(*chunk[0])} to {cell_name(*chunk[-1])})"
             items.append(CellSelect(gid, ver, i // 25, options=options, placeholder=placeholder[:150]))
             if len(items) == 4:
                 break
         png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
         return Panel(
-            f"{head}\nPick the cell of the first square ({dom.squares[0].text}); the marked cells are legal. "
+            f"{head}\nPick the cell of the first square ({square_words(dom.squares[0])}); the marked cells are legal. "
             f"Then you choose the direction and see a preview.",
             png,
             items=items,

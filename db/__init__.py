@@ -1,12 +1,11 @@
-"""Persistence: games, their seats, their action log and their results, kept in SQLite through aiosqlite.
+"""Persistence: games, their seats, their action log and their results, kept in SQLite (aiosqlite) or
+PostgreSQL (asyncpg).
 
-The bot talks to a `GameStore`; `open_store` gives the SQLite one. Nothing outside this package writes SQL.
+The bot talks to a `GameStore`; `open_store` gives the one the settings ask for. Nothing outside this package writes
+SQL.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
-from typing import Any
 
 from db.engine_state import StateDecoder, decode_engine_state, results_from_game
 from db.errors import (
@@ -18,17 +17,26 @@ from db.errors import (
     StaleVersion,
     StoreBusy,
     StoreError,
+    StoreUnavailable,
     WrongStatus,
 )
+from db.factory import open_store
 from db.models import (
     ACTIVE_STATUSES,
+    CANCEL_REASONS,
+    CPU_LEVELS,
+    END_REASONS,
     ActionRecord,
+    FinishedGame,
+    FinishedSeat,
     GameRecord,
     GameStatus,
     GameSummary,
+    GuildSettings,
     Seat,
     SeatResult,
     TurnTimer,
+    UserSettings,
     UserStats,
 )
 from db.sqlite import SqliteGameStore
@@ -36,15 +44,21 @@ from db.store import KEEP, GameStore
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "CANCEL_REASONS",
+    "CPU_LEVELS",
+    "END_REASONS",
     "KEEP",
     "ActionRecord",
     "ActiveGameExists",
     "CorruptGame",
+    "FinishedGame",
+    "FinishedSeat",
     "GameNotFound",
     "GameRecord",
     "GameStatus",
     "GameStore",
     "GameSummary",
+    "GuildSettings",
     "SchemaTooNew",
     "Seat",
     "SeatConflict",
@@ -54,16 +68,12 @@ __all__ = [
     "StateDecoder",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "TurnTimer",
+    "UserSettings",
     "UserStats",
     "WrongStatus",
     "decode_engine_state",
     "open_store",
     "results_from_game",
 ]
-
-
-async def open_store(path: str | Path, **options: Any) -> GameStore:
-    """Open the game store at `path` (a SQLite file), creating and migrating it as needed.
-    `options` go to `SqliteGameStore.open`."""
-    return await SqliteGameStore.open(path, **options)

@@ -76,13 +76,21 @@ class SeatConflict(StoreError):
 
 
 class CorruptGame(StoreError):
-    """One stored game cannot be read (bad JSON, or the engine refuses its state). Other games are unaffected."""
+    """One stored game cannot be read (bad JSON, a bad value in a column, or the engine refuses its state). Other
+    games are unaffected, and the game can still be cancelled. `field` names what is damaged: "state", "config",
+    "status", "kind", "end_reason", "seats.colour", "seats.cpu_level", "seats.player_id", "actions.action"..."""
 
-    def __init__(self, game_id: int, reason: str) -> None:
+    def __init__(self, game_id: int, reason: str, field: str | None = None) -> None:
         self.game_id = game_id
         self.reason = reason
+        self.field = field
         super().__init__(f"game #{game_id} cannot be loaded: {reason}")
 
 
 class StoreBusy(StoreError):
     """Another process held the database's write lock for longer than the store waits; nothing was written."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or opened (wrong address, server down, wrong credentials). The message names the
+    host and the database, never the password."""

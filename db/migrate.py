@@ -1,7 +1,9 @@
-"""The SQLite schema: numbered migration files in `db/migrations/`, applied in order, one transaction each.
+"""The schema: numbered migration files, one folder per database (`db/migrations/sqlite/`,
+`db/migrations/postgres/`), applied in order, one transaction each.
 
 A migration is `NNNN_name.sql` (NNNN counts from 0001 without gaps) and is never edited once released: change the
-schema by adding the next file. The table `schema_version` records every migration applied to a database.
+schema by adding the next file, to both folders with the same number and name. The table `schema_version` records
+every migration applied to a database.
 """
 
 from __future__ import annotations
@@ -11,10 +13,16 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING, Literal
 
 import aiosqlite
 
 from db.errors import SchemaTooNew
+
+if TYPE_CHECKING:
+    import asyncpg
+
+Dialect = Literal["sqlite", "postgres"]
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -22,9 +30,10 @@ VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (
     version     INTEGER PRIMARY KEY,
     name        TEXT    NOT NULL,
-    applied_at  INTEGER NOT NULL
+    applied_at  BIGINT  NOT NULL
 )
 """
+_PG_LOCK_KEY = 0x6B696E67646F6D  # any fixed number: the advisory lock that serialises migrations
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +47,11 @@ class Migration:
         return split_statements(self.sql)
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped with the package, in order. A gap or a duplicate number is a packaging bug."""
+def load_migrations(dialect: Dialect = "sqlite") -> tuple[Migration, ...]:
+    """The migrations shipped with the package for one database, in order. A gap or a duplicate number is a
+    packaging bug."""
     found: dict[int, Migration] = {}
-    for entry in (resources.files("db") / "migrations").iterdir():
+    for entry in (resources.files("db") / "migrations" / dialect).iterdir():
         match = _FILE_NAME.match(entry.name)
         if match is None:
             continue
@@ -55,8 +65,11 @@ def load_migrations() -> tuple[Migration, ...]:
     return tuple(found[v] for v in expected)
 
 
-MIGRATIONS = load_migrations()
+MIGRATIONS = load_migrations("sqlite")
+POSTGRES_MIGRATIONS = load_migrations("postgres")
 LATEST_VERSION = MIGRATIONS[-1].version
+if [(m.version, m.name) for m in POSTGRES_MIGRATIONS] != [(m.version, m.name) for m in MIGRATIONS]:
+    raise RuntimeError("the SQLite and PostgreSQL migrations must have the same numbers and names")
 
 
 def split_statements(script: str) -> list[str]:
@@ -118,3 +131,34 @@ async def migrate(
         except BaseException:
             await conn.rollback()
             raise
+
+
+async def migrate_postgres(
+    conn: asyncpg.Connection,
+    *,
+    location: str,
+    target: int | None = None,
+    clock_ms: Callable[[], int],
+    migrations: tuple[Migration, ...] = POSTGRES_MIGRATIONS,
+) -> int:
+    """`migrate` for PostgreSQL: the same rules (one transaction per migration, `SchemaTooNew` for a database newer
+    than the code), several processes serialised by a transaction-level advisory lock."""
+    latest = migrations[-1].version if migrations else 0
+    target = latest if target is None else target
+    while True:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _PG_LOCK_KEY)
+            await conn.execute(VERSION_TABLE)
+            current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+            if current > latest:
+                raise SchemaTooNew(location, current, latest)
+            if current >= target:
+                return current
+            migration = migrations[current]
+            await conn.execute(migration.sql)  # no arguments: PostgreSQL runs the whole script
+            await conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                migration.version,
+                migration.name,
+                clock_ms(),
+            )

@@ -6,10 +6,13 @@ id as a string for a person, ``"cpu:N"`` for a computer seat.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 if TYPE_CHECKING:
     from engine import Game
@@ -25,6 +28,20 @@ class GameStatus(StrEnum):
 
 
 ACTIVE_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.PLAYING})
+
+CPU_LEVELS: Final = frozenset({"random", "easy", "medium", "hard", "expert"})
+"""The levels a computer seat may have."""
+
+CANCEL_REASONS: Final = ("cancelled", "abandoned", "expired", "unreadable")
+"""Why a game was cancelled: by a person, its channel was deleted, its lobby expired, it could not be read."""
+
+END_REASONS: Final = ("finished", *CANCEL_REASONS)
+"""`GameSummary.end_reason` of a game that ended: "finished", or one of `CANCEL_REASONS`."""
+
+NOTIFY_CHOICES: Final = ("channel", "dm", "both")
+
+COLOUR_PATTERN: Final = re.compile(r"#[0-9a-fA-F]{6}")
+_LANGUAGE_PATTERN = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +106,10 @@ class GameSummary:
     updated_at: datetime
     started_at: datetime | None
     ended_at: datetime | None
+    table_version: int | None
+    """The version of the state the table message shows (None: unknown, or no message)."""
+    end_reason: str | None
+    """Why the game ended (one of `END_REASONS`), None while it is active."""
 
     @property
     def is_active(self) -> bool:
@@ -127,6 +148,7 @@ class ActionRecord:
     user_id: int | None
     action: dict[str, Any]
     created_at: datetime
+    undone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,3 +174,89 @@ class UserStats:
     wins: int
     average_score: float
     best_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedSeat:
+    """One seat of a finished game with its result (score None when the game ended without results)."""
+
+    player_id: str
+    user_id: int | None
+    cpu_level: str | None
+    display_name: str
+    team: int | None
+    score: int | None
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as ratings read it: its engine config (teams and all) and every seat's result."""
+
+    game_id: int
+    kind: str
+    ended_at: datetime
+    config: dict[str, Any]
+    seats: tuple[FinishedSeat, ...]
+
+
+def _check_language(language: str | None) -> None:
+    if language is not None and not _LANGUAGE_PATTERN.fullmatch(language):
+        raise ValueError(f"language must be a language tag like 'en' or 'pt-BR', or None, not {language!r}")
+
+
+def _check_count(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a whole number of at least 0, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """How a person wants to be told it is their turn. `quiet_start`/`quiet_end`: minutes after local midnight
+    (0-1439) between which they are not pinged (both or neither; the span may wrap past midnight), in `timezone`
+    (an IANA name such as "Europe/Paris"; None: UTC). Constructing bad values raises ValueError."""
+
+    user_id: int
+    notify: str = "channel"
+    timezone: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    language: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.notify not in NOTIFY_CHOICES:
+            raise ValueError(f"notify must be one of {', '.join(NOTIFY_CHOICES)}, not {self.notify!r}")
+        if self.timezone is not None:
+            try:
+                ZoneInfo(self.timezone)
+            except (ZoneInfoNotFoundError, ValueError) as error:
+                raise ValueError(
+                    f"timezone must be an IANA time zone like 'Europe/Paris', not {self.timezone!r}"
+                ) from (error)
+        if (self.quiet_start is None) != (self.quiet_end is None):
+            raise ValueError("quiet_start and quiet_end are set together or not at all")
+        for name in ("quiet_start", "quiet_end"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1440):
+                raise ValueError(f"{name} must be minutes after midnight, 0 to 1439, not {value!r}")
+        _check_language(self.language)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A guild's limits: lobbies one member may host at once, games one member may sit in at once (lobby or play),
+    and how long a lobby may sit unchanged before it expires. Constructing bad values raises ValueError."""
+
+    guild_id: int
+    max_lobbies_per_member: int = 2
+    max_games_per_member: int = 10
+    lobby_expiry_hours: float = 24.0
+    language: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_count("max_lobbies_per_member", self.max_lobbies_per_member)
+        _check_count("max_games_per_member", self.max_games_per_member)
+        hours = self.lobby_expiry_hours
+        if isinstance(hours, bool) or not isinstance(hours, int | float) or not math.isfinite(hours) or hours <= 0:
+            raise ValueError(f"lobby_expiry_hours must be a number of hours above 0, not {hours!r}")
+        _check_language(self.language)

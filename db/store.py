@@ -1,7 +1,7 @@
 """The interface of a game store, whatever database is behind it.
 
 Everything the bot keeps about games goes through these methods; no SQL lives outside the backend that implements
-them (`db.sqlite.SqliteGameStore` today; a PostgreSQL one would implement the same protocol).
+them: `db.sqlite.SqliteGameStore` and `db.postgres.PostgresGameStore`, both built on the shared SQL of `db.sql`.
 
 Concurrency is optimistic: every change to a game's state, seats or options names the `version` it was computed from
 and raises `StaleVersion`, writing nothing, when another change landed first. Each call is one transaction: it is
@@ -17,12 +17,15 @@ from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from db.models import (
     ActionRecord,
+    FinishedGame,
     GameRecord,
     GameStatus,
     GameSummary,
+    GuildSettings,
     Seat,
     SeatResult,
     TurnTimer,
+    UserSettings,
     UserStats,
 )
 
@@ -54,6 +57,11 @@ class GameStore(Protocol):
         """The channel's game in its lobby or in play, or None. Raises `CorruptGame` like `get_game`."""
         ...
 
+    async def get_active_summary(self, channel_id: int) -> GameSummary | None:
+        """The channel's game in its lobby or in play, or None, without decoding its config, state or seats: works
+        for a game `get_active_game` reports as corrupt, so the bot can say so and cancel it."""
+        ...
+
     async def list_games(
         self,
         *,
@@ -75,8 +83,9 @@ class GameStore(Protocol):
         """The earliest reminder or deadline of any game in play, or None: how long a scheduler may sleep."""
         ...
 
-    async def get_actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRecord]:
-        """The game's action log from `after_seq + 1` on, in order."""
+    async def get_actions(self, game_id: int, *, after_seq: int = 0, include_undone: bool = True) -> list[ActionRecord]:
+        """The game's action log from `after_seq + 1` on, in order; undone actions carry `undone=True`
+        (`include_undone=False` leaves them out)."""
         ...
 
     # The lobby
@@ -164,18 +173,103 @@ class GameStore(Protocol):
         """End a game in play with its final state and results, without a further action; returns the new version."""
         ...
 
-    async def cancel_game(self, game_id: int, expected_version: int | None = None) -> int:
-        """Cancel a game in its lobby or in play (`expected_version=None`: whatever its version); frees the channel."""
+    async def undo_last_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        seq: int,
+        state: Mapping[str, Any],
+        timer: TurnTimer | None = None,
+    ) -> int:
+        """Take back action `seq` (the last action not undone; else ValueError): mark it undone and store `state`,
+        the state before it, in one transaction with the version check; returns the new version."""
+        ...
+
+    async def cancel_game(self, game_id: int, expected_version: int | None = None, *, reason: str = "cancelled") -> int:
+        """Cancel a game in its lobby or in play (`expected_version=None`: whatever its version); frees the channel.
+        `reason` (one of `CANCEL_REASONS`: "cancelled", "abandoned", "expired", "unreadable") becomes its
+        `end_reason`. Works on a game whose config, state or seats cannot be decoded."""
         ...
 
     # Bookkeeping that is not part of the game (the version does not change)
 
-    async def set_table_message(self, game_id: int, channel_id: int | None, message_id: int | None) -> None:
-        """Remember which message shows the table (None, None: no message)."""
+    async def set_table_message(
+        self, game_id: int, channel_id: int | None, message_id: int | None, *, shown_version: int | None = None
+    ) -> None:
+        """Remember which message shows the table (None, None: no message) and which version of the game it shows
+        (`shown_version`, None: unknown, so the table counts as stale)."""
         ...
 
     async def set_turn_timer(self, game_id: int, timer: TurnTimer, *, expected_version: int | None = None) -> None:
         """Reschedule the reminder and deadline of a game in play; with `expected_version`, only if it has not moved."""
+        ...
+
+    # Several processes: leases and once-only work
+
+    async def stale_tables(self, *, limit: int = 100) -> list[GameSummary]:
+        """Games in play whose table message shows an older version than the game's (or none known), oldest change
+        first: tables to post again, for instance after a restart."""
+        ...
+
+    async def claim_table_post(
+        self, game_id: int, version: int, owner: str, lease_seconds: float, now: datetime
+    ) -> bool:
+        """Claim the posting of the table of the game at `version` for `owner` (a process) for `lease_seconds`.
+        True for exactly one claimant per (game, version) while its lease lives; once it ran out (its process died),
+        the next claim wins again."""
+        ...
+
+    async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:
+        """Atomically claim, for `owner` and `lease_seconds`, up to `limit` games in play whose reminder or deadline
+        is due at `now` and which no live claim holds; most overdue first. Two claimers never get the same game; a
+        claim whose lease ran out can be taken again. Release it with `release_claim` once handled."""
+        ...
+
+    async def release_claim(self, game_id: int, owner: str) -> bool:
+        """Drop `owner`'s timer claim on the game; False if `owner` did not hold it."""
+        ...
+
+    async def claim_notification(self, game_id: int, turn_key: int, user_id: int, kind: str) -> bool:
+        """True only the first time it is called for (game, `turn_key`, `kind`), across processes: send the
+        notification then, and not again."""
+        ...
+
+    # Members
+
+    async def count_lobbies_hosted(self, guild_id: int, user_id: int) -> int:
+        """How many lobbies the person hosts in the guild."""
+        ...
+
+    async def count_active_games_of(self, guild_id: int, user_id: int) -> int:
+        """How many games in the guild the person is seated in, in a lobby or in play."""
+        ...
+
+    async def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameSummary]:
+        """The games (in one guild; None: everywhere) in a lobby or in play where the person is seated, most recently
+        changed first."""
+        ...
+
+    async def expired_lobbies(self, updated_before: datetime) -> list[GameSummary]:
+        """Lobbies unchanged since before `updated_before`, oldest first."""
+        ...
+
+    # Settings
+
+    async def get_user_settings(self, user_id: int) -> UserSettings:
+        """The person's settings; the defaults when they never set any."""
+        ...
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        """Store the person's settings (all of them, replacing what was there)."""
+        ...
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings; the defaults when none were set."""
+        ...
+
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        """Store the guild's settings (all of them, replacing what was there)."""
         ...
 
     # Statistics
@@ -186,4 +280,9 @@ class GameStore(Protocol):
 
     async def guild_stats(self, guild_id: int, *, kind: str | None = None) -> list[UserStats]:
         """Every person's finished games in the guild per kind, most wins first."""
+        ...
+
+    async def finished_results(self, guild_id: int, kind: str | None = None) -> list[FinishedGame]:
+        """The guild's finished games (of one kind; None: all) in the order they ended, with their engine config and
+        every seat's result: what ratings are computed from. Raises `CorruptGame` for a config that is not JSON."""
         ...

@@ -5,7 +5,7 @@ half-way; `os._exit` from it (in a child process) simulates the bot dying half-w
 """
 
 import asyncio
-import os
+import contextlib
 import sqlite3
 import subprocess
 import sys
@@ -15,11 +15,33 @@ from pathlib import Path
 
 import pytest
 
-from db import Seat, SeatResult, SqliteGameStore, StoreBusy, TurnTimer
+from db import GameStore, Seat, SeatResult, StoreBusy, TurnTimer
 
-from .conftest import START, dump, fake_decode, fake_state, new_game, playing_game
+from .conftest import START, fake_decode, fake_state, new_game, playing_game
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.asynccontextmanager
+async def hold_write_lock(backend, game_id: int):
+    """Another process in the middle of writing the game: SQLite's write lock, or PostgreSQL's lock on its row."""
+    if backend.name == "sqlite":
+        blocker = sqlite3.connect(backend.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")
+            yield
+        finally:
+            blocker.close()
+        return
+    import asyncpg
+
+    blocker = await asyncpg.connect(backend.url)
+    try:
+        async with blocker.transaction():
+            await blocker.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            yield
+    finally:
+        await blocker.close()
 
 
 class Boom(Exception):
@@ -39,7 +61,7 @@ class StepSwitch:
             raise Boom(step)
 
 
-Operation = Callable[[SqliteGameStore, int, int], Awaitable[object]]
+Operation = Callable[[GameStore, int, int], Awaitable[object]]
 
 OPERATIONS: dict[str, Operation] = {
     "create_game": lambda s, gid, v: new_game(s, channel_id=999),
@@ -72,7 +94,7 @@ IN_PLAY: dict[str, Operation] = {
 
 
 @pytest.mark.parametrize("name", [*OPERATIONS, *IN_PLAY])
-async def test_failure_between_any_two_statements_changes_nothing(name, open_store, db_path):
+async def test_failure_between_any_two_statements_changes_nothing(name, open_store, backend):
     operation = {**OPERATIONS, **IN_PLAY}[name]
     switch = StepSwitch()
     store = await open_store(on_step=switch)
@@ -80,46 +102,58 @@ async def test_failure_between_any_two_statements_changes_nothing(name, open_sto
     record = await (playing_game if name in IN_PLAY else new_game)(store, players=(1, 2))
 
     # a first run tells the operation's steps and its outcome; then the database is rebuilt for each failure
-    before = dump(db_path)
+    before = await backend.dump()
     switch.steps.clear()
     await operation(store, record.id, record.version)
     steps = list(switch.steps)
-    after = dump(db_path)
+    after = await backend.dump()
     assert after != before and steps[-1] == "commit" and len(steps) >= 2
     await store.close()
 
     for fail_at, step in enumerate(steps):
-        db_path.unlink()
-        for suffix in ("-wal", "-shm"):
-            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        await backend.reset()
         switch = StepSwitch()
         store = await open_store(on_step=switch)
         await new_game(store, channel_id=1)
         record = await (playing_game if name in IN_PLAY else new_game)(store, players=(1, 2))
-        assert dump(db_path) == before
+        assert await backend.dump() == before
         switch.steps.clear()
         switch.fail_at = fail_at
         with pytest.raises(Boom, match=step):
             await operation(store, record.id, record.version)
-        assert dump(db_path) == before, f"{name} left a mix after failing at {step}"
+        assert await backend.dump() == before, f"{name} left a mix after failing at {step}"
         # the store is still usable, and the operation goes through when retried
         switch.fail_at = None
         await operation(store, record.id, record.version)
-        assert dump(db_path) == after  # the fake clock stands still, so even the timestamps match
+        # the fake clock stands still, so even the timestamps match; PostgreSQL never hands out an id twice, even
+        # one of a rolled back insert, so ids are compared by rank
+        assert renumbered(await backend.dump()) == renumbered(after)
         await store.close()
+
+
+GAME_TABLES = ("games", "seats", "actions", "results", "table_claims", "notifications")  # game id first
+
+
+def renumbered(rows: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    """The dump with game ids replaced by their rank, 1, 2, 3..."""
+    rank = {game_id: n for n, game_id in enumerate(sorted(row[0] for row in rows["games"]), start=1)}
+    return {
+        table: sorted(((rank[r[0]], *r[1:]) for r in table_rows), key=repr) if table in GAME_TABLES else table_rows
+        for table, table_rows in rows.items()
+    }
 
 
 CHILD = """
 import asyncio, os, sys
 sys.path.insert(0, {root!r})
-from db import SeatResult, SqliteGameStore
+from db import SeatResult, open_store
 
 def crash(step):
     if step == {step!r}:
         os._exit(17)
 
 async def main():
-    store = await SqliteGameStore.open({path!r}, decode_state=None, on_step=crash)
+    store = await open_store({path!r}, decode_state=None, on_step=crash)
     await store.save_move(
         {game_id}, {version}, state={{"format_version": 1, "turn": 99}}, action={{"final": True}},
         player_id="1", user_id=1, results=[SeatResult("1", 30, True), SeatResult("2", 20, False)],
@@ -131,16 +165,16 @@ asyncio.run(main())
 
 
 @pytest.mark.parametrize("step", ["update_game", "insert_action", "insert_results", "commit", None])
-async def test_the_bot_dying_mid_save_leaves_old_or_new_state(step, open_store, db_path):
+async def test_the_bot_dying_mid_save_leaves_old_or_new_state(step, open_store, backend):
     store = await open_store()
     record = await playing_game(store, players=(1, 2))
     await store.close()
-    before = dump(db_path)
+    before = await backend.dump()
 
-    script = CHILD.format(root=str(ROOT), path=str(db_path), step=step, game_id=record.id, version=record.version)
+    script = CHILD.format(root=str(ROOT), path=backend.location, step=step, game_id=record.id, version=record.version)
     child = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True, timeout=60)
 
-    async with await SqliteGameStore.open(db_path, decode_state=fake_decode) as store:
+    async with await backend.open(decode_state=fake_decode) as store:
         game = await store.get_game(record.id)
         log = await store.get_actions(record.id)
         if step is None:  # no crash: the whole move is there
@@ -154,15 +188,14 @@ async def test_the_bot_dying_mid_save_leaves_old_or_new_state(step, open_store, 
             assert len(await store.user_stats(1)) == 1
         else:
             assert child.returncode == 17, child.stderr
-            assert dump(db_path) == before
+            assert await backend.dump() == before
             assert (game.version, game.status, log) == (record.version, "playing", [])
             # and play goes on from the old state
             await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
-    assert os.path.exists(db_path)
 
 
 @pytest.mark.parametrize("step", ["update_game", "insert_action", "commit"])
-async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_store, db_path):
+async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_store, backend):
     armed = False
 
     def cancel_at(name: str) -> None:
@@ -171,7 +204,7 @@ async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_stor
 
     store = await open_store(on_step=cancel_at)
     record = await playing_game(store)
-    before = dump(db_path)
+    before = await backend.dump()
     armed = True
     with pytest.raises(asyncio.CancelledError):
         await asyncio.create_task(
@@ -183,21 +216,17 @@ async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_stor
     if step == "commit":  # the COMMIT was already on its way to SQLite when the task was cancelled
         assert (game.version, game.state["turn"], len(log)) == (record.version + 1, 1, 1)
     else:
-        assert dump(db_path) == before
+        assert await backend.dump() == before
     # the connection was not left inside a transaction
     await store.cancel_game(record.id, game.version)
 
 
-async def test_a_writer_holding_the_lock_too_long_is_reported(open_store, db_path):
+async def test_a_writer_holding_the_lock_too_long_is_reported(open_store, backend):
     store = await open_store(busy_timeout=0.05)
     record = await playing_game(store)
-    before = dump(db_path)
-    blocker = sqlite3.connect(db_path, isolation_level=None)
-    try:
-        blocker.execute("BEGIN IMMEDIATE")
+    before = await backend.dump()
+    async with hold_write_lock(backend, record.id):
         with pytest.raises(StoreBusy, match="locked"):
             await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
-    finally:
-        blocker.close()
-    assert dump(db_path) == before
+    assert await backend.dump() == before
     await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)

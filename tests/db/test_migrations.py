@@ -6,7 +6,13 @@ import pytest
 from db import SchemaTooNew, SqliteGameStore, StoreError
 from db.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
 
-from .conftest import fake_decode, new_game
+from .conftest import SqliteBackend, fake_decode, new_game
+
+
+@pytest.fixture
+def backend(db_path) -> SqliteBackend:
+    """This module tests the SQLite files themselves; test_postgres.py does the same for PostgreSQL."""
+    return SqliteBackend(db_path)
 
 
 def table_names(path) -> set[str]:
@@ -68,7 +74,7 @@ async def test_database_at_migration_1_with_data_is_upgraded_and_keeps_it(db_pat
             VALUES (7, 10, 100, 1, 'kingdomino', 'playing', 5, 42, '{"game": "kingdomino"}',
                     '{"format_version": 1, "turn": 3}', 1000, 2000);
             INSERT INTO seats (game_id, seat_order, player_id, user_id, display_name, colour, cpu_level)
-            VALUES (7, 0, '1', 1, 'Ann', 'pink', NULL), (7, 1, 'cpu:1', NULL, 'Robot', 'blue', 'greedy');
+            VALUES (7, 0, '1', 1, 'Ann', '#e91e63', NULL), (7, 1, 'cpu:1', NULL, 'Robot', '#2196f3', 'hard');
             INSERT INTO actions (game_id, seq, player_id, user_id, action, created_at)
             VALUES (7, 1, '1', 1, '{"type": "claim"}', 1500);
             """
@@ -87,7 +93,7 @@ async def test_database_at_migration_1_with_data_is_upgraded_and_keeps_it(db_pat
         )
         assert [(s.player_id, s.display_name, s.cpu_level) for s in game.seats] == [
             ("1", "Ann", None),
-            ("cpu:1", "Robot", "greedy"),
+            ("cpu:1", "Robot", "hard"),
         ]
         assert [a.action for a in await store.get_actions(7)] == [{"type": "claim"}]
         # and the new schema works on the old data

@@ -4,7 +4,7 @@ import pytest
 
 from db import GameStatus, Seat, SeatConflict, SeatResult, StaleVersion, TurnTimer, WrongStatus
 
-from .conftest import dump, fake_state, new_game, playing_game
+from .conftest import fake_state, new_game, playing_game
 
 
 async def test_start_game(store, clock):
@@ -47,15 +47,15 @@ async def test_computer_moves_have_no_user(store):
     assert (action.player_id, action.user_id) == ("cpu:1", None)
 
 
-async def test_stale_save_writes_nothing(store, db_path):
+async def test_stale_save_writes_nothing(store, backend):
     record = await playing_game(store)
     await store.save_move(record.id, record.version, state=fake_state(1), action={"n": 1}, player_id="1", user_id=1)
-    before = dump(db_path)
+    before = await backend.dump()
     with pytest.raises(StaleVersion) as caught:
         await store.save_move(record.id, record.version, state=fake_state(9), action={"n": 9}, player_id="2", user_id=2)
     assert (caught.value.expected, caught.value.actual) == (record.version, record.version + 1)
     assert "nothing was saved" in str(caught.value)
-    assert dump(db_path) == before
+    assert await backend.dump() == before
 
 
 async def test_moves_need_a_game_in_play(store):
@@ -219,7 +219,7 @@ async def test_statistics_leave_out_computer_seats(store):
         host_user_id=1,
         kind="kingdomino",
         config={},
-        seats=[Seat.human(1, "Ann"), Seat.computer(1, "greedy", "Robot")],
+        seats=[Seat.human(1, "Ann"), Seat.computer(1, "hard", "Robot")],
     )
     version = await store.start_game(record.id, record.version, config={}, state=fake_state())
     await store.finish_game(

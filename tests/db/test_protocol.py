@@ -1,8 +1,11 @@
-"""The SQLite store is one implementation of `GameStore`; another backend would have to match it call for call."""
+"""Both stores implement `GameStore` call for call."""
 
 import inspect
 
+import pytest
+
 from db import GameStore, SqliteGameStore, open_store
+from db.postgres import PostgresGameStore
 
 
 def public_methods(cls) -> dict[str, inspect.Signature]:
@@ -13,13 +16,14 @@ def public_methods(cls) -> dict[str, inspect.Signature]:
     }
 
 
-def test_sqlite_store_matches_the_protocol_signature_for_signature():
+@pytest.mark.parametrize("cls", [SqliteGameStore, PostgresGameStore])
+def test_each_store_matches_the_protocol_signature_for_signature(cls):
     protocol = public_methods(GameStore)
-    sqlite = public_methods(SqliteGameStore)
+    store = public_methods(cls)
     assert protocol, "the protocol declares methods"
     for name, signature in protocol.items():
-        assert name in sqlite, f"SqliteGameStore lacks {name}"
-        assert str(sqlite[name]) == str(signature), name
+        assert name in store, f"{cls.__name__} lacks {name}"
+        assert str(store[name]) == str(signature), name
 
 
 async def test_open_store_gives_a_game_store(tmp_path):

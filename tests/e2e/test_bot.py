@@ -113,9 +113,9 @@ async def test_refusals_are_private_specific_and_change_nothing(fake, bot):
     text = await _private(await fake.slash(acting, CH, "play", "place", options={"cell": "A1", "direction": "right"}))
     assert "must choose a domino" in text or "not" in text
     text = await _private(await fake.slash(acting, CH, "play", "claim", options={"domino": "99"}))
-    assert "is not in the line: choose one of" in text
+    assert "That domino is not in the line: choose a free one (" in text
     text = await _private(await fake.slash(acting, CH, "play", "skip"))
-    assert text.lower() == f"**{acting.name}** must choose a domino of the first line, not skip."
+    assert text == "That step cannot be skipped: you must choose a domino of the first line for your king."
     # A second game in a busy channel points at the running one.
     text = await _private(await fake.slash(fake.carol, CH, "game", "new", options={"game": "kingdomino"}))
     assert "already has a game" in text and "discord.com/channels" in text
@@ -143,9 +143,10 @@ async def test_illegal_placement_and_wrong_phase_by_typing(fake, bot):
         await play_turn(fake, people[rec.game.decision().player], CH, rng)
     user = people[rec.game.decision().player]
     text = await _private(await fake.slash(user, CH, "play", "place", options={"cell": "A1", "direction": "right"}))
-    assert text == "place A1 right: That spot is not connected to the castle or to a square of the same terrain."
+    # Spoken to the person, without echoing command syntax.
+    assert text == "That spot is not connected to the castle or to a square of the same terrain."
     text = await _private(await fake.slash(user, CH, "play", "build", options={"building": "0", "cell": "G7"}))
-    assert "must place domino" in text
+    assert text.startswith("You must place domino ") and text.endswith(" first.")
     text = await _private(await fake.slash(user, CH, "play", "place", options={"cell": "zz", "direction": "right"}))
     assert "Cannot read cell" in text
     after = await _record(bot, fake)
@@ -175,7 +176,8 @@ async def test_missing_coins_is_refused(fake, bot):
                         people[d.player], CH, "play", "build", options={"building": str(slot), "cell": cell_name(r, c)}
                     )
                 )
-                assert text == f"You need {game.cost_of(slot, d.kingdom)} coins, you have {k.coins}."
+                have = f"{k.coins} coin" + ("" if k.coins == 1 else "s")
+                assert text == f"You need {game.cost_of(slot, d.kingdom)} coins, you have {have}."
                 assert (await _record(bot, fake)).version == rec.version
                 return
         # Steer toward the situation: never collect tax, always buy the dearest building one can afford.
@@ -330,7 +332,9 @@ async def test_looks_stats_and_rematch(fake, bot):
 
     await play_game(fake, bot, CH, {str(u.id): u for u in (fake.alice, fake.bob)}, seed=11)
     history = await (await fake.slash(fake.carol, CH, "look", "history")).wait_message()
-    assert "Last moves" in history.content and "claim" in history.content
+    assert (
+        "Last moves" in history.content and " chose domino " in history.content and " placed domino " in history.content
+    )
     stats = await (await fake.slash(fake.alice, CH, "stats", options={"player": fake.bob})).wait_message()
     assert "Kingdomino: 1 played" in stats.content
     stats = await (await fake.slash(fake.alice, CH, "stats")).wait_message()
@@ -385,7 +389,7 @@ async def test_table_text_tells_the_whole_turn(fake, bot):
         await play_turn(fake, people[rec.game.decision().player], CH, rng)
     await play_turn(fake, people[rec.game.decision().player], CH, rng)
     text = latest_table(fake, CH).content
-    assert " placed " in text and " claimed " in text, text  # placing and claiming, not only the last step
+    assert " placed " in text and " chose " in text, text  # placing and claiming, not only the last step
 
 
 async def test_failure_after_a_saved_move_is_reported_and_computers_resume(fake, harness, bot, monkeypatch):

@@ -1,0 +1,218 @@
+"""The game store on PostgreSQL (asyncpg): its connection pool and transactions; the SQL is shared (`db.sql`).
+
+Each call takes a connection from the pool for one transaction. Writes run at READ COMMITTED: the version check in
+each ``UPDATE`` waits for a concurrent writer of the same game and then sees its new version, so of two processes
+saving the same game at once one succeeds and the other gets `StaleVersion`. Reads run in a REPEATABLE READ, READ
+ONLY transaction, so each call sees one snapshot. The config, state and actions are jsonb, passed as JSON text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import asyncpg
+
+from db.engine_state import StateDecoder, decode_engine_state
+from db.errors import StoreBusy, StoreUnavailable
+from db.migrate import migrate_postgres
+from db.sql import Row, SqlGameStore, StepHook, to_ms, utc_now
+
+URL_SCHEMES = ("postgresql", "postgres")
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether `url` names a PostgreSQL database (postgresql://... or postgres://...)."""
+    return urlsplit(url.strip()).scheme in URL_SCHEMES
+
+
+def redact_url(url: str) -> str:
+    """`url` with its password replaced by ***, fit for logs and error messages."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rsplit("@", 1)
+        return parts._replace(netloc=f"{parts.username or ''}:***@{netloc[1]}").geturl()
+    except ValueError:
+        return "<a database URL that cannot be parsed>"
+
+
+def describe_url(url: str) -> str:
+    """'database "name" on host:port as user': what an error may say about a URL, without its password."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or "localhost"
+        port = parts.port or 5432
+        database = unquote(parts.path.lstrip("/")) or (parts.username or "")
+        user = unquote(parts.username or "") or "the default user"
+    except ValueError as error:
+        raise StoreUnavailable(f"DATABASE_URL {redact_url(url)} is malformed ({error})") from None
+    return f'database "{database}" on {host}:{port} as {user}'
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """The shared SQL's ``?`` placeholders as PostgreSQL's ``$1, $2...`` (the shared SQL has no ? in literals)."""
+    count = 0
+
+    def number(_: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f"${count}"
+
+    return re.sub(r"\?", number, sql)
+
+
+def _rowcount(status: str) -> int:
+    # asyncpg returns the command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _Transaction:
+    """The statements of one transaction, each announced to the step hook first."""
+
+    def __init__(self, conn: asyncpg.Connection, on_step: StepHook | None) -> None:
+        self._conn = conn
+        self._on_step = on_step
+
+    def step(self, name: str) -> None:
+        if self._on_step is not None:
+            self._on_step(name)
+
+    async def execute(self, step: str, sql: str, params: Sequence[Any] = ()) -> int:
+        self.step(step)
+        return _rowcount(await self._conn.execute(numbered(sql), *params))
+
+    async def executemany(self, step: str, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.step(step)
+        await self._conn.executemany(numbered(sql), list(rows))
+
+    async def fetchall(self, step: str, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self.step(step)
+        return list(await self._conn.fetch(numbered(sql), *params))
+
+    @asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        async with self._conn.transaction():  # nested: a savepoint
+            yield
+
+
+class PostgresGameStore(SqlGameStore):
+    """`GameStore` on a PostgreSQL database. Open it with `await PostgresGameStore.open(url)` and close it with
+    `close()` (or use ``async with``). See `db.store.GameStore` for what each method does."""
+
+    _skip_locked = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        *,
+        location: str,
+        decode_state: StateDecoder | None,
+        clock: Callable[[], datetime],
+        on_step: StepHook | None,
+    ) -> None:
+        super().__init__(decode_state=decode_state, clock=clock)
+        self._pool = pool
+        self._location = location
+        self._on_step = on_step
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        decode_state: StateDecoder | None = decode_engine_state,
+        clock: Callable[[], datetime] = utc_now,
+        on_step: StepHook | None = None,
+        busy_timeout: float = 10.0,
+        connect_timeout: float = 10.0,
+        min_connections: int = 1,
+        max_connections: int = 5,
+    ) -> PostgresGameStore:
+        """Connect to the database at `url` (postgresql://user:password@host:port/database) and migrate it.
+
+        `busy_timeout`: how long a statement waits for a lock another process holds before `StoreBusy`.
+        Raises `StoreUnavailable` (naming host and database, never the password) when the server cannot be reached
+        or refuses the login, and `SchemaTooNew` for a database written by a newer bot.
+        """
+        if not is_postgres_url(url):
+            raise StoreUnavailable(f"{redact_url(url)} is not a postgresql:// URL")
+        where = describe_url(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=min_connections,
+                max_size=max_connections,
+                timeout=connect_timeout,
+                server_settings={"lock_timeout": str(max(1, round(busy_timeout * 1000)))},
+            )
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            reason = _scrub(str(error) or type(error).__name__, url)
+            raise StoreUnavailable(f"cannot open the PostgreSQL {where}: {reason}") from None
+        try:
+            async with pool.acquire() as conn:
+                await migrate_postgres(conn, location=where, clock_ms=lambda: to_ms(clock()) or 0)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, location=where, decode_state=decode_state, clock=clock, on_step=on_step)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresGameStore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # Transactions
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[_Transaction]:
+        async with self._pool.acquire() as conn:
+            transaction = conn.transaction()
+            await transaction.start()
+            try:
+                tx = _Transaction(conn, self._on_step)
+                yield tx
+                tx.step("commit")
+                await transaction.commit()
+            except BaseException as error:
+                try:
+                    await transaction.rollback()
+                except Exception:  # the connection is broken (a cancelled query): throw it away
+                    conn.terminate()
+                if isinstance(error, asyncpg.LockNotAvailableError):
+                    raise StoreBusy(f"the PostgreSQL {self._location} stayed locked by another writer") from error
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[_Transaction]:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            yield _Transaction(conn, None)
+
+    def _is_constraint_error(self, error: BaseException) -> bool:
+        return isinstance(error, asyncpg.IntegrityConstraintViolationError)
+
+
+def _scrub(message: str, url: str) -> str:
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    if password:
+        message = message.replace(password, "***").replace(unquote(password), "***")
+    return message

@@ -1,0 +1,272 @@
+"""Fixtures for every test suite: a PostgreSQL server the tests start themselves, and a fresh database per test.
+
+    postgres_server        (session) the running server: `admin_url`, `url(name)`, `started_in` (seconds)
+    pg_database_factory    an async callable giving the URL of a new empty database each call; all dropped after
+    pg_url                 the URL of one new empty database (postgresql://postgres@127.0.0.1:PORT/test_N)
+
+The server is the one the `pgserver` test dependency ships (else a system PostgreSQL: `pg_ctl` on the PATH or
+/usr/lib/postgresql/*/bin; `KD_POSTGRES_BIN` may name the folder), in a temporary folder, on a free local port,
+with fsync off: fast and throwaway. `KD_TEST_POSTGRES_URL` (a superuser URL) uses a server already running instead.
+When no server can be started the tests that need one are skipped, except under CI (CI=true) where they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import importlib.util
+import itertools
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+START_TIMEOUT = 60.0
+
+
+class PostgresUnavailable(Exception):
+    pass
+
+
+def _binary_folders() -> list[Path]:
+    folders: list[Path] = []
+    if os.environ.get("KD_POSTGRES_BIN"):
+        folders.append(Path(os.environ["KD_POSTGRES_BIN"]))
+    spec = importlib.util.find_spec("pgserver")
+    if spec is not None and spec.origin is not None:
+        folders.append(Path(spec.origin).parent / "pginstall" / "bin")
+    on_path = shutil.which("pg_ctl")
+    if on_path:
+        folders.append(Path(on_path).resolve().parent)
+    folders += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)]
+    return [f for f in folders if (f / "postgres").is_file() and (f / "initdb").is_file()]
+
+
+def _reachable_by(binaries: Path, folder: Path, run_as: dict[str, object]) -> Path:
+    """`binaries`, or a copy of their installation inside `folder` when the user in `run_as` cannot reach them (a
+    virtual environment under /root, say)."""
+    try:
+        probe = subprocess.run(
+            [str(binaries / "postgres"), "--version"], capture_output=True, cwd=folder, timeout=30, **run_as
+        )  # type: ignore[call-overload]
+        if probe.returncode == 0:
+            return binaries
+    except OSError:
+        pass
+    prefix = binaries.parent
+    if not (prefix / "lib").is_dir() or not (prefix / "share").is_dir():
+        raise PostgresUnavailable(f"{binaries} cannot be run by user {run_as.get('user')} and cannot be copied")
+    # pgserver's binaries find their libraries at $ORIGIN/../../../pgserver.libs: keep that layout
+    copy = folder / "copy" / "pgserver" / "pginstall"
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(prefix / part, copy / part, symlinks=True)
+    libs = prefix.parent.parent / "pgserver.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, folder / "copy" / "pgserver.libs", symlinks=True)
+    return copy / "bin"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster: trust authentication, superuser `postgres`, listening on 127.0.0.1."""
+
+    def __init__(self, admin_url: str, *, process: subprocess.Popen[bytes] | None = None, folder: Path | None = None):
+        self.admin_url = admin_url
+        self.process = process
+        self.folder = folder
+        self.started_in = 0.0
+
+    def url(self, database: str) -> str:
+        return urlsplit(self.admin_url)._replace(path=f"/{database}").geturl()
+
+    @classmethod
+    def start(cls) -> PostgresServer:
+        folders = _binary_folders()
+        if not folders:
+            raise PostgresUnavailable(
+                "no PostgreSQL binaries: install the test extra (pip install -e '.[test]', which brings pgserver) or "
+                "a system PostgreSQL, or set KD_POSTGRES_BIN"
+            )
+        errors = []
+        for binaries in folders:
+            try:
+                return cls._start_with(binaries)
+            except PostgresUnavailable as error:
+                errors.append(f"{binaries}: {error}")
+        raise PostgresUnavailable("PostgreSQL did not start:\n" + "\n".join(errors))
+
+    @classmethod
+    def _start_with(cls, binaries: Path) -> PostgresServer:
+        began = time.monotonic()
+        folder = Path(tempfile.mkdtemp(prefix="kd-postgres-"))
+        run_as: dict[str, object] = {}
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as nobody
+            nobody = pwd.getpwnam("nobody")
+            os.chown(folder, nobody.pw_uid, nobody.pw_gid)
+            run_as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
+            binaries = _reachable_by(binaries, folder, run_as)
+        data = folder / "data"
+        log = folder / "server.log"
+        initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
+        init = subprocess.run(
+            [*initdb, "-E", "UTF8", "--no-locale", "--no-sync"],
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            cwd=folder,
+            **run_as,  # type: ignore[arg-type]
+        )
+        if init.returncode != 0:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise PostgresUnavailable(f"initdb failed: {init.stderr.strip() or init.stdout.strip()}")
+        port = _free_port()
+        settings = {
+            "fsync": "off",  # a throwaway cluster: speed over durability
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+            "max_connections": "300",
+            "listen_addresses": "127.0.0.1",
+            "unix_socket_directories": str(folder),
+        }
+        command = [str(binaries / "postgres"), "-D", str(data), "-p", str(port)]
+        for name, value in settings.items():
+            command += ["-c", f"{name}={value}"]
+        with open(log, "wb") as log_file:
+            process = subprocess.Popen(
+                command,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                cwd=folder,
+                **run_as,  # type: ignore[arg-type]
+            )
+        server = cls(f"postgresql://postgres@127.0.0.1:{port}/postgres", process=process, folder=folder)
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                text = log.read_text(errors="replace")[-2000:]
+                server.stop()
+                raise PostgresUnavailable(f"postgres exited with {process.returncode}:\n{text}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                ready = subprocess.run(
+                    [str(binaries / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres"],
+                    capture_output=True,
+                )
+                if ready.returncode == 0:
+                    break
+            if time.monotonic() > deadline:
+                server.stop()
+                raise PostgresUnavailable(f"postgres did not accept connections within {START_TIMEOUT:.0f} s")
+            time.sleep(0.05)
+        server.started_in = time.monotonic() - began
+        return server
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)  # fast shutdown
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"PostgreSQL is required under CI but could not start: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL unavailable: {reason}")
+
+
+_SERVER_ERROR = pytest.StashKey[str]()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(request: pytest.FixtureRequest) -> Iterator[PostgresServer]:
+    """The session's PostgreSQL server (started on first use, stopped at the end of the run)."""
+    known_error = request.session.stash.get(_SERVER_ERROR, None)
+    if known_error is not None:
+        _unavailable(known_error)
+    external = os.environ.get("KD_TEST_POSTGRES_URL", "").strip()
+    if external:
+        yield PostgresServer(external)
+        return
+    try:
+        server = PostgresServer.start()
+    except (PostgresUnavailable, OSError, subprocess.SubprocessError) as error:
+        request.session.stash[_SERVER_ERROR] = str(error)
+        _unavailable(str(error))
+        raise  # unreachable: _unavailable raises
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+_database_numbers = itertools.count(1)
+
+
+class DatabaseFactory:
+    """Creates empty databases on a server and drops them all at the end."""
+
+    def __init__(self, server: PostgresServer) -> None:
+        self.server = server
+        self.created: list[str] = []
+
+    async def create(self) -> str:
+        import asyncpg
+
+        name = f"test_{os.getpid()}_{next(_database_numbers)}"
+        admin = await asyncpg.connect(self.server.admin_url)
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        finally:
+            await admin.close()
+        self.created.append(name)
+        return self.server.url(name)
+
+    async def drop_all(self) -> None:
+        import asyncpg
+
+        if not self.created:
+            return
+        admin = await asyncpg.connect(self.server.admin_url)
+        try:
+            for name in self.created:
+                await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+        self.created.clear()
+
+
+@pytest.fixture
+async def pg_database_factory(postgres_server: PostgresServer) -> AsyncIterator[Callable[[], Awaitable[str]]]:
+    """Call it to get the URL of a new, empty database on the session's server; they are dropped after the test."""
+    factory = DatabaseFactory(postgres_server)
+    try:
+        yield factory.create
+    finally:
+        await factory.drop_all()
+
+
+@pytest.fixture
+async def pg_url(pg_database_factory: Callable[[], Awaitable[str]]) -> str:
+    """The URL of a fresh, empty PostgreSQL database for this test (no password: the test server trusts local
+    connections). `await open_store(tmp_path / "unused.sqlite3", pg_url)` opens the bot's store on it."""
+    return await pg_database_factory()

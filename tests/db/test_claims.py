@@ -1,0 +1,168 @@
+"""Several bot processes on one database: which table is stale, who posts it, who handles a due timer, which
+notification goes out; each job done once while its claimant lives, and taken over when it died."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from db import GameNotFound, TurnTimer
+
+from .conftest import fake_state, new_game, playing_game
+
+
+async def move(store, record, turn: int) -> int:
+    return await store.save_move(
+        record.id,
+        (await store.get_game(record.id)).version,
+        state=fake_state(turn),
+        action={},
+        player_id="1",
+        user_id=1,
+    )
+
+
+# The table message
+
+
+async def test_table_version_is_remembered_and_stale_tables_listed(store):
+    lobby = await new_game(store, channel_id=1)
+    game = await playing_game(store, channel_id=2)
+    assert game.table_version is None
+    assert [g.id for g in await store.stale_tables()] == [game.id]  # lobbies are not listed
+
+    await store.set_table_message(game.id, 2, 900, shown_version=game.version)
+    shown = await store.get_game(game.id)
+    assert (shown.table_channel_id, shown.table_message_id, shown.table_version) == (2, 900, game.version)
+    assert shown.version == game.version  # bookkeeping does not move the game
+    assert await store.stale_tables() == []
+
+    version = await move(store, game, 1)
+    stale = await store.stale_tables()
+    assert [(g.id, g.table_version, g.version) for g in stale] == [(game.id, game.version, version)]
+    await store.set_table_message(game.id, 2, 901)  # no version told: unknown, so stale
+    assert [g.id for g in await store.stale_tables()] == [game.id]
+    await store.set_table_message(game.id, 2, 901, shown_version=version)
+    assert await store.stale_tables() == []
+    await store.cancel_game(game.id)
+    await store.cancel_game(lobby.id)
+    assert await store.stale_tables() == []
+
+
+async def test_stale_tables_respects_the_limit(store):
+    for channel in range(5):
+        await playing_game(store, channel_id=channel)
+    assert len(await store.stale_tables(limit=3)) == 3
+
+
+async def test_one_claimant_posts_a_table_until_its_lease_runs_out(store, clock):
+    game = await playing_game(store)
+    now = clock.now
+    assert await store.claim_table_post(game.id, game.version, "bot-a", 30, now)
+    assert not await store.claim_table_post(game.id, game.version, "bot-b", 30, now)
+    assert not await store.claim_table_post(game.id, game.version, "bot-a", 30, now + timedelta(seconds=29))
+    # another version is another job
+    assert await store.claim_table_post(game.id, game.version + 1, "bot-b", 30, now)
+    # bot-a died: its lease runs out and the job can be taken again
+    assert await store.claim_table_post(game.id, game.version, "bot-c", 30, now + timedelta(seconds=30))
+    assert not await store.claim_table_post(game.id, game.version, "bot-a", 30, now + timedelta(seconds=31))
+    with pytest.raises(GameNotFound):
+        await store.claim_table_post(9999, 1, "bot-a", 30, now)
+
+
+@pytest.mark.parametrize(("owner", "lease"), [("", 30), ("bot", 0), ("bot", -1), ("bot", float("nan"))])
+async def test_bad_claims_are_refused(owner, lease, store, clock, backend):
+    game = await playing_game(store)
+    before = await backend.dump()
+    with pytest.raises(ValueError):
+        await store.claim_table_post(game.id, game.version, owner, lease, clock.now)
+    with pytest.raises(ValueError):
+        await store.claim_due(clock.now, owner, lease)
+    assert await backend.dump() == before
+
+
+async def test_many_processes_racing_for_one_table_post_one_wins(open_store, clock):
+    stores = [await open_store(), await open_store(), await open_store()]
+    game = await playing_game(stores[0])
+    outcomes = await asyncio.gather(
+        *(stores[n % 3].claim_table_post(game.id, game.version, f"bot-{n}", 30, clock.now) for n in range(12))
+    )
+    assert outcomes.count(True) == 1
+
+
+# Due timers
+
+
+async def timed_game(store, clock, channel_id: int, *, reminder_in: float | None, deadline_in: float | None):
+    game = await new_game(store, channel_id=channel_id)
+    timer = TurnTimer(
+        None if reminder_in is None else clock.now + timedelta(minutes=reminder_in),
+        None if deadline_in is None else clock.now + timedelta(minutes=deadline_in),
+    )
+    await store.start_game(game.id, game.version, config={}, state=fake_state(), timer=timer)
+    return game.id
+
+
+async def test_claim_due_takes_due_games_once_and_after_the_lease_again(store, clock):
+    overdue = await timed_game(store, clock, 1, reminder_in=-10, deadline_in=60)
+    due_now = await timed_game(store, clock, 2, reminder_in=None, deadline_in=0)
+    later = await timed_game(store, clock, 3, reminder_in=5, deadline_in=60)
+    now = clock.now
+    assert [g.id for g in await store.due_games(now)] == [overdue, due_now]
+
+    claimed = await store.claim_due(now, "bot-a", 60)
+    assert [g.id for g in claimed] == [overdue, due_now]
+    assert await store.claim_due(now, "bot-b", 60) == []
+    assert [g.id for g in await store.due_games(now)] == [overdue, due_now]  # due_games ignores claims
+
+    assert await store.release_claim(overdue, "bot-a")
+    assert not await store.release_claim(due_now, "bot-b")  # not bot-b's
+    assert [g.id for g in await store.claim_due(now, "bot-b", 60)] == [overdue]
+    # bot-a dies holding due_now; after its lease, anyone may take it, and `later` has come due meanwhile
+    after = now + timedelta(seconds=60)
+    assert [g.id for g in await store.claim_due(after, "bot-c", 600)] == [overdue, due_now]
+    assert [g.id for g in await store.claim_due(now + timedelta(minutes=5), "bot-d", 60)] == [later]
+    with pytest.raises(GameNotFound):
+        await store.release_claim(9999, "bot-a")
+
+
+async def test_claim_due_leaves_lobbies_and_ended_games_alone_and_respects_the_limit(store, clock):
+    ids = [await timed_game(store, clock, channel, reminder_in=-channel, deadline_in=None) for channel in range(1, 5)]
+    await store.cancel_game(ids[0])
+    await new_game(store, channel_id=99)
+    claimed = await store.claim_due(clock.now, "bot-a", 60, limit=2)
+    assert [g.id for g in claimed] == [ids[3], ids[2]]  # most overdue first
+    assert [g.id for g in await store.claim_due(clock.now, "bot-a", 60)] == [ids[1]]
+
+
+async def test_concurrent_claimers_never_get_the_same_game(open_store, clock):
+    stores = [await open_store() for _ in range(3)]
+    ids = {await timed_game(stores[0], clock, channel, reminder_in=-1, deadline_in=None) for channel in range(30)}
+    claims = await asyncio.gather(*(stores[n % 3].claim_due(clock.now, f"bot-{n}", 60, limit=4) for n in range(12)))
+    taken = [g.id for claim in claims for g in claim]
+    assert len(taken) == len(set(taken))  # nobody got a game twice
+    assert set(taken) == ids  # and 12 claimers of up to 4 took all 30
+
+
+# Notifications
+
+
+async def test_a_notification_is_claimed_once(store, open_store):
+    game = await playing_game(store)
+    other = await open_store()
+    assert await store.claim_notification(game.id, 3, 1, "turn")
+    assert not await other.claim_notification(game.id, 3, 1, "turn")
+    assert not await store.claim_notification(game.id, 3, 2, "turn")  # once per game, turn and kind
+    assert await store.claim_notification(game.id, 3, 1, "reminder")
+    assert await store.claim_notification(game.id, 4, 1, "turn")
+    with pytest.raises(GameNotFound):
+        await store.claim_notification(9999, 1, 1, "turn")
+    with pytest.raises(ValueError):
+        await store.claim_notification(game.id, 5, 1, "")
+
+
+async def test_racing_notifiers_send_once(open_store):
+    stores = [await open_store(), await open_store()]
+    game = await playing_game(stores[0])
+    outcomes = await asyncio.gather(*(stores[n % 2].claim_notification(game.id, 1, 1, "dm") for n in range(10)))
+    assert outcomes.count(True) == 1
