@@ -33,7 +33,9 @@ PERMISSIONS = {
 }
 TWO_CELLS = N_("{first} and {second}")
 
-# What the player to act must do: one whole sentence per case. "You" forms follow "it's your turn:".
+# What the player to act must do: one whole sentence per case. The "you" forms are imperative clauses complete in
+# themselves, filled into `{what}`: translations put `{what}` after a colon ("it's your turn: {what}"), never
+# inside a clause ("you must {what}") where their language would need another form of the verb.
 DECISION_YOU = {
     "first_claim": N_("choose a domino of the first line for your king"),
     "place": N_("place domino {domino}"),
@@ -45,11 +47,14 @@ DECISION_YOU = {
 DECISION_OTHER = {
     "first_claim": N_("It's {name}'s turn: they must choose a domino of the first line for their king."),
     "place": N_("It's {name}'s turn: they must place domino {domino}."),
-    "tax": N_("It's {name}'s turn: they must send knights to collect tax, or skip."),
-    "build": N_("It's {name}'s turn: they must build a building, or skip."),
-    "dragon": N_("It's {name}'s turn: they must bribe the dragon to burn a building, or skip."),
+    "tax": N_("It's {name}'s turn: they must decide on tax."),
+    "build": N_("It's {name}'s turn: they must decide on building."),
+    "dragon": N_("It's {name}'s turn: they must decide on the dragon."),
     "claim": N_("It's {name}'s turn: they must choose a domino of the next line."),
 }
+
+DECISION_OTHER_PLACE = N_("It's {name}'s turn: they must place their domino.")  # when the domino is not named
+DECISION_YOU_PLACE = N_("place your domino")  # "you must {what}" when the domino is not named
 
 SCORES_LINE = N_("Scores: {scores}")
 DYNASTY_TOTALS_LINE = N_("Dynasty totals: {scores}")
@@ -416,16 +421,16 @@ PIC_NO_POINTS_DELTA = N_("no points")
 # translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
 # a building id its term, a direction its DIRECTIONS word, and lists are joined ("E4 and F4", "K3, K7").
 EVENTS = {
-    "claimed": N_("{player} claimed {domino}."),
-    "placed": N_("{player} placed {domino} on {cell}, the second square {direction}."),
+    "claimed": N_("{player} chose domino {domino}."),
+    "placed": N_("{player} placed domino {domino} on {cell}, second square {direction}."),
     # taxed: one knight (cells[0]) or two (cells[0], cells[1]); n = coins
     "taxed_one": NP_(
         "{player} sent a knight to {cell} and collected {n} coin.",
         "{player} sent a knight to {cell} and collected {n} coins.",
     ),
     "taxed_two": NP_(
-        "{player} sent knights to {cell} and {second} and collected {n} coin.",
-        "{player} sent knights to {cell} and {second} and collected {n} coins.",
+        "{player} sent 2 knights to {cell} and {second} and collected {n} coin.",
+        "{player} sent 2 knights to {cell} and {second} and collected {n} coins.",
     ),
     "built": NP_(  # n = cost
         "{player} built the {building} on {cell} for {n} coin.",
@@ -435,13 +440,10 @@ EVENTS = {
         "The queen moves to {player}'s kingdom ({n} tower).",
         "The queen moves to {player}'s kingdom ({n} towers).",
     ),
-    "dragon": N_("{player} bribed the dragon, which burned the {building}."),
-    "discarded": N_(
-        "{player} could not place {domino}: no cell connects it to the castle or to a matching terrain within "
-        "the {size}x{size} frame, so it is discarded."
-    ),
+    "dragon": N_("{player} bribed the dragon, which burned the {building} (slot {slot})."),
+    "discarded": N_("{player} could not place domino {domino}: it is discarded."),
     "unclaimed": NP_(  # n = how many dominoes
-        "Nobody claimed {dominoes}: it is discarded.", "Nobody claimed {dominoes}: they are discarded."
+        "Nobody chose {dominoes}: it is discarded.", "Nobody chose {dominoes}: they are discarded."
     ),
     "round_end": N_("Round {round} is over."),
     "deal_end": N_("Game {finished} of the Dynasty is over; game {next} begins."),
@@ -456,11 +458,11 @@ REFUSALS = {
     "game_not_over": N_("The game is not over yet."),
     "not_your_turn": N_("It is not your turn."),
     # wrong_phase, must_place_first, cannot_skip: the step at hand, as DECISION_YOU words it (phase -> {what})
-    "wrong_phase": N_("Not now: first {what}."),
-    "must_place_first": N_("First place domino {domino}."),
-    "cannot_skip": N_("This step cannot be skipped: {what}."),
-    "domino_taken": N_("Domino {domino} is already taken: choose a free one."),
-    "domino_not_in_line": N_("Domino {domino} is not in the line: choose one of {free}."),
+    "wrong_phase": N_("You must {what} first."),
+    "must_place_first": N_("You must place domino {domino} first."),
+    "cannot_skip": N_("That step cannot be skipped: you must {what}."),
+    "domino_taken": N_("That domino is already taken: choose a free one ({free})."),
+    "domino_not_in_line": N_("That domino is not in the line: choose a free one ({free})."),
     "bad_direction": N_("Unknown direction {direction}: use up, right, down or left."),
     "outside_table": N_("{cell} is outside the table."),
     "outside_table_unnamed": N_("That cell is outside the table."),  # outside_table with cell null
@@ -471,14 +473,14 @@ REFUSALS = {
     "not_connected": N_("That spot is not connected to the castle or to a square of the same terrain."),
     "tax_knight_count": N_("Send one or two knights, at most one on each square of the domino."),
     "tax_cells": N_("Knights go on the domino just placed: {cells}."),
-    "knights_per_round": NP_(  # n = left
-        "A kingdom sends at most {limit} knights a round: {n} left this round, not {wanted}.",
-        "A kingdom sends at most {limit} knights a round: {n} left this round, not {wanted}.",
+    "knights_per_round": N_(
+        "At most {limit} knights a round: you already sent {sent} this round, so you can send {left} more, not "
+        "{wanted}."
     ),
     "knights_reserve": NP_(  # n = reserve
         "You have {n} knight in reserve, not {wanted}.", "You have {n} knights in reserve, not {wanted}."
     ),
-    "empty_slot": N_("Slot {slot} of the builders' board holds no building."),
+    "empty_slot": N_("Slot {slot} of the builders' board holds no building: choose another."),
     "no_free_town": N_("You have no free town square to build on."),
     "not_free_town": N_("{cell} is not a free town square: build on {free}."),
     "not_enough_coins": NP_(
