@@ -26,7 +26,19 @@ import discord
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
-from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
+from engine import (
+    Action,
+    BribeDragon,
+    Build,
+    Claim,
+    Event,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Skip,
+    Tax,
+    action_from_dict,
+)
 from engine.ai import make_agent
 from render import clean_name, render_score_sheet, render_table, safe_render
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
@@ -215,6 +227,67 @@ class GameService:
                 raise UserError(their_turn(game, d, rec.seats))
             steps = self._steps(game, player, action) if through_optional else [action]
             return await self._apply_and_continue(rec, game, steps, player, user_id)
+
+    async def undo(self, game_id: int, user_id: int) -> MoveOutcome:
+        """Take back the person's last action (and the claim that was then made for them), while nobody acted
+        after it. The game is rebuilt from its seed and its log without it; the undone actions stay in the log,
+        marked undone, in the same transaction that restores the state."""
+        rec = await self.get(game_id)
+        async with self.lock(rec.channel_id):
+            rec = await self.get(game_id)
+            player = str(user_id)
+            if rec.status != GameStatus.PLAYING or rec.game is None:
+                raise UserError("This game is not being played any more: nothing can be taken back.")
+            actions = await self.store.get_actions(game_id, include_undone=False)
+            undo: list = []
+            for record in reversed(actions):
+                if record.player_id != player:
+                    break
+                undo.append(record)
+                if record.user_id is not None:  # their own click; claims made for them come after it
+                    break
+            if not undo or undo[-1].user_id != user_id:
+                if actions and actions[-1].player_id != player:
+                    who = seat_name(rec.seats, actions[-1].player_id or "")
+                    raise UserError(f"{who} has acted since your last move, so it can no longer be taken back.")
+                raise UserError("You have no move to take back.")
+            keep = actions[: len(actions) - len(undo)]
+            replay = Game.new(rec.game.config, rec.game.seed)
+            for record in keep:
+                replay.apply(action_from_dict(record.action), by=record.player_id)
+            version = rec.version
+            for n, record in enumerate(undo):
+                last = n == len(undo) - 1
+                state = replay.to_dict() if last else self._state_without(rec.game, keep, undo[n + 1 :])
+                timer = self._timer(rec, replay) if last else None
+                try:
+                    version = await self.store.undo_last_action(
+                        game_id, version, seq=record.seq, state=state, timer=timer
+                    )
+                except StaleVersion:
+                    raise UserError(STALE) from None
+            was_theirs = rec.game.decision() is not None and rec.game.decision().player == player  # type: ignore[union-attr]
+            self._pending.pop(game_id, None)
+            self._notes.pop(game_id, None)
+            rec = await self.get(game_id)
+            outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
+            if was_theirs and rec.table_message_id is not None:
+                # A step of their own turn: the table on screen still names them, and stays.
+                await self.store.set_table_message(
+                    rec.id, rec.table_channel_id or rec.channel_id, rec.table_message_id, shown_version=rec.version
+                )
+                return outcome
+            name = seat_name(rec.seats, player)
+            await self._publish(outcome, note=f"↩️ {name} took back their last move.")
+            return outcome
+
+    @staticmethod
+    def _state_without(game: Game, keep: list, also: list) -> dict:
+        """The state after `keep` and `also` (the undone actions still to be taken back after this one)."""
+        replay = Game.new(game.config, game.seed)
+        for record in [*keep, *reversed(also)]:
+            replay.apply(action_from_dict(record.action), by=record.player_id)
+        return replay.to_dict()
 
     @staticmethod
     def _steps(game: Game, player: str, action: Action) -> list[Action]:
