@@ -27,7 +27,7 @@ from .common import (
     square_words,
     their_turn,
 )
-from .service import OPTIONAL_STEPS, STALE, GameService, describe, names_and_colours, turn_key
+from .service import OPTIONAL_STEPS, STALE, GameService, NoGameHere, describe, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,21 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
+    except NoGameHere as error:
+        from .mine import elsewhere
+
+        text = str(error)
+        try:
+            text = (
+                await elsewhere(
+                    service_of(interaction), interaction.user.id, interaction.guild_id, interaction.channel_id
+                )
+                or text
+            )
+        except Exception:
+            log.exception("Could not list the games of user %s", interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            await answer_error(interaction, text)
     except UserError as error:
         try:
             await answer_error(interaction, str(error))
