@@ -417,6 +417,7 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
     clicks = clicks_by_version(fake, game_id)
     seats = {s.player_id: s for s in rec.seats}
     run: str | None = None  # the move a person's click asked for, while the skips before it are being applied
+    run_turn: tuple | None = None  # ... within the turn it was clicked in
     previous = None
     for i, entry in enumerate(records):
         version = start_version + i  # the version the action was applied at
@@ -427,6 +428,9 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
             problems.append(f"{where}: action {entry.seq} ({action.text} by {entry.player_id}) repeats the step before")
         previous = (step, action)
         seat = seats.get(entry.player_id or "")
+        turn = (entry.player_id, game.deal, game.round, game.turn)
+        if seat is None or seat.is_computer or entry.user_id is None:
+            run = None  # a click's skips come right after it, before anyone else acts
         if seat is None:
             problems.append(f"{where}: action {entry.seq} by {entry.player_id}, who has no seat")
         elif seat.is_computer:
@@ -450,16 +454,23 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
                 if any(text == action.text for _, text in wanted):
                     # Done (a skip through the optional steps) goes on skipping; any other move is one action.
                     through = any(k != "do" and text == action.text for k, text in wanted)
-                    run = action.text if isinstance(action, Skip) and through else None
+                    run, run_turn = (action.text if isinstance(action, Skip) and through else None), turn
                 elif isinstance(action, Skip) and any(k != "do" for k, _ in wanted):
-                    run = next(text for k, text in wanted if k != "do")  # the skips before the step asked for
+                    # the skips of the optional steps before the step asked for
+                    run, run_turn = next(text for k, text in wanted if k != "do"), turn
                 else:
                     run = None
                     problems.append(
                         f"{where}: action {entry.seq} ({action.text}) at version {version} is not what the clicks at "
                         f"that version asked for: {asked}"
                     )
-            elif run is not None and (isinstance(action, Skip) or action.text == run):
+            elif (
+                run is not None
+                and turn == run_turn
+                and d is not None
+                and d.kind in ("tax", "build", "dragon")
+                and (isinstance(action, Skip) or action.text == run)
+            ):
                 if action.text == run and not isinstance(action, Skip):
                     run = None
             else:
