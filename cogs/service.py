@@ -553,7 +553,12 @@ class GameService:
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
         rec = await self._forced_claims(rec, outcome.game, outcome)
         outcome.record = rec
-        await self._after_move(outcome, mover=None, note=f"The game begins: {config.describe()}.")
+        size = game.setup.kingdom_size
+        note = (
+            f"The game begins: {config.describe()}. Each kingdom must fit in {size}×{size} squares, its castle "
+            "included."
+        )
+        await self._after_move(outcome, mover=None, note=note)
         return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
