@@ -1,9 +1,10 @@
 """The whole bot under load, through the fake Discord (issue #12 "Measured"): many games at once, people clicking
 whole turns, computer players of every level, on SQLite and on PostgreSQL.
 
-    .venv/bin/python benchmarks/bench_load.py [--games 50] [--seconds 12] [--think 0.3] [--hard-seats 2]
+    .venv/bin/python benchmarks/bench_load.py [--games 50] [--seconds 10] [--think 0.3] [--hard-seats 2]
                                              [--backends sqlite postgres] [--workers 2] [--guilds 4]
-                                             [--hard-games 20] [--hard-seconds 8] [--no-hard] [--full]
+                                             [--hard-games 20] [--hard-seconds 7] [--no-hard | --only-hard]
+                                             [--stub-pictures] [--full]
 
 Each scenario runs in its own process (a fresh interpreter, so its memory is its own): a `FakeDiscord`
 (tests/fakediscord) and the real `KingdominoBot`, started as tests/e2e/conftest.py does, share that process and its
@@ -38,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import math
@@ -277,7 +279,23 @@ async def run_scenario(cfg: dict) -> dict:
     bot = await runner.start()
     service = bot.service
     service.seeds = random.Random(cfg["seed"])
-    service.story_at_end = False if cfg["no_story"] else service.story_at_end
+    if cfg.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
+        from PIL import Image
+
+        buffer = io.BytesIO()
+        Image.new("RGB", (8, 8)).save(buffer, "PNG")
+        png = buffer.getvalue()
+
+        async def no_picture(game_id, render, *args, **kwargs):
+            return png
+
+        async def no_panel_picture(*args, **kwargs):
+            return png
+
+        import cogs.views
+
+        service.picture = no_picture
+        cogs.views.kingdom_png = cogs.views.panel_png = no_panel_picture  # the turn panel's pictures
 
     # computer players: the budget per game, and who is thinking right now
     thinking = {"hard": 0, "all": 0}
@@ -358,10 +376,12 @@ async def run_scenario(cfg: dict) -> dict:
 
     saved_think, probe.think = probe.think, 0.0
     lobbies = await asyncio.gather(*(open_table(s) for s in specs))
-    # every host clicks Start at once; in the hard run the measure starts here, as the hard players all begin
-    probe.measuring = hard_mode
-    window_began = time.perf_counter()
-    ok = await asyncio.gather(*(start(s, lobby) for s, lobby in zip(specs, lobbies, strict=True)))
+    if hard_mode:  # every host clicks Start at once and the measure starts, as the hard players all begin
+        probe.measuring = True
+        window_began = time.perf_counter()
+        ok = [lobby is not None for lobby in lobbies]
+    else:
+        ok = await asyncio.gather(*(start(s, lobby) for s, lobby in zip(specs, lobbies, strict=True)))
     probe.think = saved_think
     setup_seconds = time.perf_counter() - began
 
@@ -415,10 +435,16 @@ async def run_scenario(cfg: dict) -> dict:
                 results["turns"] += 1
                 waited = (probe.last_click.get(spec.channel.id, loop.time()), moves_before)
 
-    if not hard_mode:
+    async def start_and_drive(spec: Spec, lobby) -> None:
+        if await start(spec, lobby):
+            await drive(spec)
+
+    if hard_mode:
+        drivers = [asyncio.create_task(start_and_drive(s, lobby)) for s, lobby in zip(specs, lobbies, strict=True)]
+    else:
         probe.measuring = True
         window_began = time.perf_counter()
-    drivers = [asyncio.create_task(drive(s)) for s, good in zip(specs, ok, strict=True) if good]
+        drivers = [asyncio.create_task(drive(s)) for s, good in zip(specs, ok, strict=True) if good]
     await asyncio.wait(drivers, timeout=max(0.0, cfg["seconds"] - (time.perf_counter() - window_began)))
     probe.measuring = False
     window = time.perf_counter() - window_began
@@ -618,18 +644,21 @@ def run_child(cfg: dict) -> tuple[dict | None, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=None, help="games at once (default 50; --full: 50 200)")
-    parser.add_argument("--seconds", type=float, default=None, help="the measured window (default 12; --full 30)")
+    parser.add_argument("--seconds", type=float, default=None, help="the measured window (default 10; --full 30)")
     parser.add_argument("--think", type=float, default=0.3, help="a person's mean pause before each click (s)")
     parser.add_argument("--hard-seats", type=int, default=2, help="hard seats that think with the real budget")
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"], choices=["sqlite", "postgres"])
     parser.add_argument("--workers", type=int, default=2, help="AI_WORKERS for the load runs (0: threads)")
     parser.add_argument("--guilds", type=int, default=4)
     parser.add_argument("--hard-games", type=int, default=20, help="games in the hard run (>= 16)")
-    parser.add_argument("--hard-seconds", type=float, default=8.0)
+    parser.add_argument("--hard-seconds", type=float, default=7.0)
     parser.add_argument("--no-hard", action="store_true", help="skip the runs with 16 hard players thinking")
     parser.add_argument("--only-hard", action="store_true", help="only the runs with 16 hard players thinking")
     parser.add_argument("--full", action="store_true", help="50 and 200 games on both backends, and the hard runs")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument(
+        "--stub-pictures", action="store_true", help="for attribution: the bot draws no picture (a ready-made PNG)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -640,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     games = args.games or ([50, 200] if args.full else [50])
-    seconds = args.seconds or (30.0 if args.full else 12.0)
+    seconds = args.seconds or (30.0 if args.full else 10.0)
     began = time.perf_counter()
     print(
         f"bench_load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; games {games} for "
@@ -661,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "seconds": seconds,
         "setup_concurrency": 8,
-        "no_story": False,
+        "stub_pictures": args.stub_pictures,
     }
     missed: list[str] = []
     try:
