@@ -568,6 +568,8 @@ async def test_soak_many_games_with_discord_failing(fake: FakeDiscord, bot, harn
     for table in tables:
         latest = soak.latest_table(table.channel)
         for summary in await bot.store.list_games(channel_id=table.channel.id):
+            if summary.status == GameStatus.LOBBY:
+                continue  # the run stopped while the people of this channel were starting their next game
             count, found = await check_game(fake, bot.store, summary.id)
             actions += count
             problems += found
@@ -586,8 +588,6 @@ async def test_soak_many_games_with_discord_failing(fake: FakeDiscord, bot, harn
                     problems.append(
                         f"game {rec.id} ({table.channel.label}) finished, but its final table was never shown"
                     )
-            elif rec.status == GameStatus.LOBBY:
-                pass  # the run stopped while the people of this channel were starting their next game
             else:
                 problems.append(f"game {rec.id} ({table.channel.label}) ended as {rec.status} ({rec.end_reason})")
 
