@@ -169,6 +169,7 @@ class GameService:
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
+        self._corrupt_logged: set[int] = set()
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process, for claims
 
     def new_seed(self) -> int:
@@ -185,10 +186,18 @@ class GameService:
         try:
             return await self.store.get_game(game_id)
         except CorruptGame as error:
-            log.error("Game %s cannot be read: %s", game_id, error)
+            self._log_corrupt(game_id, error)
             raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         except StoreError as error:
             raise UserError(str(error)) from None
+
+    def _log_corrupt(self, key: int, error: Exception) -> None:
+        """A damaged game is logged as an error once (then briefly): every command of its channel meets it."""
+        if key in self._corrupt_logged:
+            log.info("Game %s still cannot be read", key)
+            return
+        self._corrupt_logged.add(key)
+        log.error("Game %s cannot be read: %s", key, error)
 
     async def at_version(self, game_id: int, version: int) -> GameRecord:
         """The game as it was when a control was drawn; refused as out of date if anything changed since."""
@@ -201,7 +210,7 @@ class GameService:
         try:
             rec = await self.store.get_active_game(channel_id)
         except CorruptGame as error:
-            log.error("The game of channel %s cannot be read: %s", channel_id, error)
+            self._log_corrupt(error.game_id, error)
             raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         if rec is None:
             raise NoGameHere(NO_GAME)

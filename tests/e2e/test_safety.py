@@ -212,3 +212,107 @@ async def test_server_commands_are_not_offered_in_direct_messages(fake, bot):
         assert command["dm_permission"] is False or command["contexts"] == [0], f"/{name} is offered in DMs"
     # /rules needs no server: it stays available everywhere.
     assert commands["rules"]["dm_permission"] is not False
+
+
+async def _damage(bot, game_id: int) -> None:
+    """Write a seat colour the store refuses, behind the bot's back (as a bad migration or a hand edit would)."""
+    settings = bot.settings
+    if getattr(settings, "database_url", None):
+        import asyncpg
+
+        conn = await asyncpg.connect(settings.database_url)
+        try:
+            await conn.execute("UPDATE seats SET colour = 'pink' WHERE game_id = $1 AND seat_order = 0", game_id)
+        finally:
+            await conn.close()
+    else:
+        import sqlite3
+
+        with sqlite3.connect(settings.database_path) as conn:
+            conn.execute("UPDATE seats SET colour = 'pink' WHERE game_id = ? AND seat_order = 0", (game_id,))
+
+
+async def test_a_game_that_cannot_be_read_says_so_and_can_be_closed(fake, harness, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    await _damage(bot, rec.id)
+    for names in (("look", "table"), ("play", "panel"), ("game", "join")):
+        text = await _private(await fake.slash(fake.carol, CH, *names))
+        assert "cannot be read" in text and "/game cancel" in text, (names, text)
+    text = await _private(await fake.click(fake.bob, latest_table(fake, CH), TURN))
+    assert "cannot be read" in text
+    # Not everyone may close it; the host may, and the channel is free again.
+    assert "Only the host or a member with Manage Channels" in await _private(
+        await fake.slash(fake.carol, CH, "game", "cancel")
+    )
+    assert "it is closed" in await _private(await fake.slash(fake.alice, CH, "game", "cancel"))
+    summary = (await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0]
+    assert summary.status == "cancelled" and summary.end_reason == "unreadable"
+    lobby = await open_lobby(fake, fake.carol, CH, game="kingdomino", players=2)
+    assert "Join" in lobby.button_labels
+    errors = harness.take_logged_errors()
+    assert len(errors) == 1 and "colour 'pink'" in errors[0], "logged once, naming the damaged field"
+    fake.take_violations()
+
+
+async def test_limits_per_member_and_lobbies_that_expire(fake, bot):
+    from datetime import timedelta
+
+    from cogs.service import utcnow
+
+    text = await _private(
+        await fake.slash(fake.alice, CH, "settings", "server", options={"lobbies_per_member": 1, "games_per_member": 2})
+    )
+    assert "Only members with Manage Server" in text
+    text = await _private(
+        await fake.slash(
+            fake.owner,
+            CH,
+            "settings",
+            "server",
+            options={"lobbies_per_member": 1, "games_per_member": 2, "lobby_expiry_hours": 2.0},
+        )
+    )
+    assert "host 1 open table" in text
+    await open_lobby(fake, fake.alice, CH, game="kingdomino", players=3)
+    from tests.e2e.test_finding import _thread
+
+    thread = await _thread(fake, "second")
+    refused = await _private(await fake.slash(fake.alice, thread.name, "game", "new", options={"game": "kingdomino"}))
+    assert "You already host 1 open table" in refused
+    assert await bot.store.get_active_game(thread.id) is None
+    # The lobby nobody starts closes after the server's 2 hours, and frees the channel.
+    later = utcnow() + timedelta(hours=2, minutes=5)
+    bot.service.clock = lambda: later
+    closed = await bot.service.expire_lobbies()
+    assert len(closed) == 1 and await bot.store.get_active_game(fake.channel(CH).id) is None
+    summary = (await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0]
+    assert summary.end_reason == "expired"
+    await fake.settle()
+    assert "Nobody started it" in fake.message(closed and fake.messages_in(CH)[0].id).content or any(
+        "Nobody started it" in m.content for m in fake.messages_in(CH)
+    )
+
+
+async def test_a_deleted_thread_ends_its_game_and_its_timers(fake, bot):
+    from tests.e2e.test_finding import _thread
+
+    thread = await _thread(fake, "doomed")
+    await start_game(fake, fake.carol, thread.name, [fake.alice], game="kingdomino", players=2, reminder_hours=1.0)
+    rec = await bot.store.get_active_game(thread.id)
+    await fake.delete_channel(thread.name)
+    await fake.wait_until(lambda: True)
+    for _ in range(50):
+        summary = (await bot.store.list_games(channel_id=thread.id, limit=1))[0]
+        if summary.status != "playing":
+            break
+        await asyncio.sleep(0.02)
+    assert summary.status == "cancelled" and summary.end_reason == "abandoned"
+    from datetime import timedelta
+
+    from cogs.service import utcnow
+
+    later = utcnow() + timedelta(hours=5)
+    bot.service.clock = lambda: later
+    assert await bot.service.run_due() == 0, "no timer fires for it any more"
+    assert rec.id == summary.id
