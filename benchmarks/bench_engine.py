@@ -1,6 +1,6 @@
 """Engine benchmarks: the figures that matter for the bot, printed (not asserted).
 
-    python benchmarks/bench_engine.py            # about a minute
+    python benchmarks/bench_engine.py            # about 30 s of CPU
     python benchmarks/bench_engine.py --quick    # a few seconds, rougher figures
 
 1. Legal placements of one domino in a half-full 7x7 kingdom (median µs; goal < 40 µs): the computer players and
@@ -127,8 +127,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a few seconds, rougher figures")
     args = parser.parse_args()
     bench_placements(repeat=5 if args.quick else 50)
-    bench_games(seconds=0.3 if args.quick else 3.0)
-    bench_four_players(games=10 if args.quick else 100)
+    bench_games(seconds=0.3 if args.quick else 1.5)
+    bench_four_players(games=10 if args.quick else 60)
 
 
 if __name__ == "__main__":
