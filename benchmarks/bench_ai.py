@@ -215,7 +215,7 @@ def calibrate() -> None:
 
 
 def quick() -> None:
-    """A minute: each level's move time in two modes, and short matches of the cheap levels."""
+    """A minute: each level's move time (CPU) in two modes, and short matches of the cheap levels."""
     print("Quick figures (`--full` for the strength matches, `--calibrate` for hard's CPU time per move)")
     for game_name, n in (("kingdomino", 4), ("queendomino", 4)):
         cfg = GameConfig(game_name, tuple(f"p{i}" for i in range(n)))
@@ -226,14 +226,14 @@ def quick() -> None:
             times = []
             while not game.is_over and game.round <= (2 if level == "hard" else 12):
                 if len(game.legal_actions()) > 1 and game.decision().player == "p0":
-                    start = time.perf_counter()
+                    start = time.process_time()
                     action = agent.choose(game)
-                    times.append(time.perf_counter() - start)
+                    times.append(time.process_time() - start)
                 else:
                     action = rng.choice(game.legal_actions())
                 game.apply(action)
             print(
-                f"  {game_name:12} {n} players, {level:7}: {1000 * sum(times) / len(times):7.1f} ms per move "
+                f"  {game_name:12} {n} players, {level:7}: {1000 * sum(times) / len(times):7.1f} CPU ms per move "
                 f"(max {1000 * max(times):.0f}, {len(times)} moves)"
             )
             sys.stdout.flush()

@@ -18,6 +18,9 @@ VARIANT_HELP = {
 PLAYER_RANGE = {"kingdomino": (2, 4), "queendomino": (2, 4), "royal-wedding": (3, 8)}
 
 
+_SETUPS: dict = {}  # (game, players, variants, teams) -> Setup: the game asks for it at every step
+
+
 @dataclass(frozen=True)
 class Setup:
     """What the rules derive from a configuration (see RULES.md's set-up tables)."""
@@ -100,6 +103,13 @@ class GameConfig:
     # -- derived --------------------------------------------------------------------------------------------
     @property
     def setup(self) -> Setup:
+        key = (self.game, len(self.players), self.variants, self.teams is not None)
+        found = _SETUPS.get(key)
+        if found is None:
+            found = _SETUPS[key] = self._setup()
+        return found
+
+    def _setup(self) -> Setup:
         n = len(self.players)
         if self.game == "kingdomino":
             if "mighty-duel" in self.variants:

@@ -456,8 +456,9 @@ class Game:
             if refusal is not None:
                 code, params, problem = refusal
                 raise IllegalPlacement(f"{action.text}: {problem}", code, {"action": action.text, **params})
-            k.place(dom, action.placement)
-            self.placed_this_turn = action.placement.cells
+            placement = action.placement
+            k.put(dom, placement)
+            self.placed_this_turn = placement.cells
             return [
                 Event(
                     "placed",

@@ -3,12 +3,14 @@
 Cells are addressed by (row, col) in a square grid of side 2*size-1 with the castle in its centre, so that a
 kingdom may grow in any direction. Cell names are stable for the whole game: columns are letters from `A`, rows
 numbers from 1 (the castle is `E5` in a 5x5 kingdom, `G7` in a 7x7 one). `legal placement` is decided by exactly
-one function here, `placement_problem`, which everything else uses.
+one function here, `placement_refusal`, which everything else uses; `legal_placements` lists the same placements
+much faster with bit masks (one integer per terrain over the grid), and the tests hold the two to each other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .components import LETTER_TERRAIN, TERRAIN_LETTER, TERRAINS, Domino, Square, building
 from .errors import IllegalPlacement
@@ -53,6 +55,22 @@ class Placement:
         return (self.row, self.col), (self.row + dr, self.col + dc)
 
 
+# Directions in the order `legal_placements` lists them for one cell (alphabetical, as sorted by name).
+SORTED_DIRECTIONS = ("down", "left", "right", "up")
+
+
+@cache
+def grid_masks(n: int) -> tuple:
+    """Bit masks of an n x n grid (bit r * n + c is cell (r, c)): (not in the first column, not in the last column,
+    rows[top][bottom], cols[left][right], placements[direction index][cell]) for `legal_placements`."""
+    col = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    full = (1 << (n * n)) - 1
+    rows = [[((1 << ((b + 1) * n)) - 1) ^ ((1 << (t * n)) - 1) if t <= b else 0 for b in range(n)] for t in range(n)]
+    cols = [[sum(col[left : right + 1]) for right in range(n)] for left in range(n)]
+    places = tuple(tuple(Placement(i // n, i % n, d) for i in range(n * n)) for d in SORTED_DIRECTIONS)
+    return full ^ col[0], full ^ col[n - 1], rows, cols, places
+
+
 @dataclass(frozen=True, slots=True)
 class Territory:
     terrain: str
@@ -83,6 +101,7 @@ class Kingdom:
     """One player's or one team's kingdom. Mutated only by the game; read by everyone."""
 
     __slots__ = (
+        "bits",
         "buildings",
         "coins",
         "crowns",
@@ -117,6 +136,7 @@ class Kingdom:
         self.knights_placed: list[tuple[int, int]] = []
         self.knights_sent_this_round = 0  # at most KNIGHTS_PER_ROUND, whatever the number of the kingdom's turns
         self.coins = 0
+        self.bits: list[int] | None = None  # per terrain index (castle included): bit mask of its cells; lazy
 
     # -- reading -----------------------------------------------------------------------------------------------
     @property
@@ -163,7 +183,16 @@ class Kingdom:
     def free_town_cells(self) -> list[tuple[int, int]]:
         """Town squares with no building: where a building may go."""
         n = self.n
-        return [(i // n, i % n) for i, t in enumerate(self.terr) if t == TOWN and (i // n, i % n) not in self.buildings]
+        towns = self._masks()[TOWN]
+        out = []
+        while towns:
+            low = towns & -towns
+            i = low.bit_length() - 1
+            towns ^= low
+            cell = (i // n, i % n)
+            if cell not in self.buildings:
+                out.append(cell)
+        return out
 
     # -- placement: the one function that decides -------------------------------------------------------------
     def placement_problem(self, domino: Domino, placement: Placement) -> str | None:
@@ -211,54 +240,108 @@ class Kingdom:
                         return None
         return "not_connected", {}, "That spot is not connected to the castle or to a square of the same terrain."
 
-    def legal_placements(self, domino: Domino) -> list[Placement]:
-        """Every legal placement of `domino`, each orientation once (first square's cell, direction)."""
+    def _masks(self) -> list[int]:
+        """Per terrain index (castle included) the bit mask of its cells, and at the end the mask of every
+        occupied cell; built on first use, then kept up to date by `place`."""
+        if self.bits is None:
+            bits = [0] * (CASTLE + 2)
+            for i, t in enumerate(self.terr):
+                if t != EMPTY:
+                    bits[t] |= 1 << i
+                    bits[-1] |= 1 << i
+            self.bits = bits
+        return self.bits
+
+    def placement_masks(self, domino: Domino) -> tuple[int, int, int, int]:
+        """Bit masks of the cells where the first square of `domino` may go, per direction of SORTED_DIRECTIONS
+        (down, left, right, up): both cells empty and within the frame, and a square next to the castle or to its
+        own terrain. The same rule as `placement_refusal`, for many placements at once."""
         n = self.n
-        terr = self.terr
+        not_first, not_last, rows, cols, _ = grid_masks(n)
+        bits = self._masks()
+        s = self.size - 1
+        top, bottom = max(0, self.max_r - s), min(n - 1, self.min_r + s)
+        left, right = max(0, self.max_c - s), min(n - 1, self.min_c + s)
+        free = rows[top][bottom] & cols[left][right] & ~bits[-1]
+        castle = bits[CASTLE]
+        sq0, sq1 = domino.squares
+        m = bits[TERRAIN_INDEX[sq0.terrain]] | castle
+        t0 = (m << n) | (m >> n) | ((m & not_last) << 1) | ((m & not_first) >> 1)  # cells next to square 0's kind
+        m = bits[TERRAIN_INDEX[sq1.terrain]] | castle
+        t1 = (m << n) | (m >> n) | ((m & not_last) << 1) | ((m & not_first) >> 1)
+        return (
+            free & (free >> n) & (t0 | (t1 >> n)),
+            free & not_first & (free << 1) & (t0 | (t1 << 1)),
+            free & not_last & (free >> 1) & (t0 | (t1 >> 1)),
+            free & (free << n) & (t0 | (t1 << n)),
+        )
+
+    def legal_placements(self, domino: Domino) -> list[Placement]:
+        """Every legal placement of `domino`, each orientation once (first square's cell, direction), sorted by
+        (row, col, direction)."""
+        down, left, right, up = self.placement_masks(domino)
+        pd, pl, pr, pu = grid_masks(self.n)[4]
+        out = []
+        append = out.append
+        cells = down | left | right | up
+        while cells:
+            low = cells & -cells
+            i = low.bit_length() - 1
+            cells ^= low
+            if down & low:
+                append(pd[i])
+            if left & low:
+                append(pl[i])
+            if right & low:
+                append(pr[i])
+            if up & low:
+                append(pu[i])
+        return out
+
+    def legal_placements_plain(self, domino: Domino) -> list[Placement]:
+        """`legal_placements` by the plain rule: every placement within the frame asked of `placement_refusal`
+        (slow; for tests)."""
         top, left, bottom, right = self.frame()
-        # Cells next to something: a legal placement puts at least one square on such a cell.
-        frontier = set()
-        for r in range(top, bottom + 1):
-            base = r * n
-            for c in range(left, right + 1):
-                if terr[base + c] != EMPTY:
-                    continue
-                if (
-                    (r > 0 and terr[base - n + c] != EMPTY)
-                    or (r < n - 1 and terr[base + n + c] != EMPTY)
-                    or (c > 0 and terr[base + c - 1] != EMPTY)
-                    or (c < n - 1 and terr[base + c + 1] != EMPTY)
-                ):
-                    frontier.add((r, c))
-        seen: set[tuple[int, int, str]] = set()
-        result = []
-        for r, c in frontier:
-            for name, (dr, dc) in DIRECTIONS.items():
-                # The frontier cell holds the first square, or the second one (then the first is one step back).
-                for p in (Placement(r, c, name), Placement(r - dr, c - dc, name)):
-                    key = (p.row, p.col, p.direction)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if self.placement_problem(domino, p) is None:
-                        result.append(p)
-        result.sort(key=lambda p: (p.row, p.col, p.direction))
+        result = [
+            Placement(r, c, d)
+            for r in range(top, bottom + 1)
+            for c in range(left, right + 1)
+            for d in SORTED_DIRECTIONS
+            if self.placement_refusal(domino, Placement(r, c, d)) is None
+        ]
         return result
 
     def can_place(self, domino: Domino) -> bool:
-        return bool(self.legal_placements(domino))
+        return any(self.placement_masks(domino))
 
     def place(self, domino: Domino, placement: Placement) -> None:
         """Put the domino down; raises IllegalPlacement (and changes nothing) where the rules forbid it."""
         refusal = self.placement_refusal(domino, placement)
         if refusal is not None:
             raise IllegalPlacement(refusal[2], refusal[0], refusal[1])
+        self.put(domino, placement)
+
+    def put(self, domino: Domino, placement: Placement) -> None:
+        """Put the domino down where `placement_refusal` has already allowed it (no check)."""
         cells = placement.cells
+        bits = self.bits
+        n = self.n
         for (r, c), sq in zip(cells, domino.squares, strict=True):
-            self.terr[r * self.n + c] = TERRAIN_INDEX[sq.terrain]
-            self.crowns[r * self.n + c] = sq.crowns
-            self.min_r, self.max_r = min(self.min_r, r), max(self.max_r, r)
-            self.min_c, self.max_c = min(self.min_c, c), max(self.max_c, c)
+            i = r * n + c
+            t = TERRAIN_INDEX[sq.terrain]
+            self.terr[i] = t
+            self.crowns[i] = sq.crowns
+            if bits is not None:
+                bits[t] |= 1 << i
+                bits[-1] |= 1 << i
+            if r < self.min_r:
+                self.min_r = r
+            elif r > self.max_r:
+                self.max_r = r
+            if c < self.min_c:
+                self.min_c = c
+            elif c > self.max_c:
+                self.max_c = c
         self.placed.append((domino.id, cells))
 
     # -- territories ----------------------------------------------------------------------------------------
@@ -394,6 +477,7 @@ class Kingdom:
         k.knights_placed = self.knights_placed[:]
         k.knights_sent_this_round = self.knights_sent_this_round
         k.coins = self.coins
+        k.bits = None if self.bits is None else self.bits[:]
         return k
 
     def to_dict(self) -> dict:

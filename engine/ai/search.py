@@ -15,7 +15,7 @@ depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND
 search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU time, see
 benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
 the machine. The clock is read only as a safety stop against a pathological slowdown, after every playout: the
-search ends at `CLOCK_STOP * time_budget` seconds (ten times its budget), which normal use never reaches; the agent
+search ends at `CLOCK_STOP * time_budget` seconds (30 times its budget), which normal use never reaches; the agent
 then sets `stopped_by_clock`. `iterations=N` spreads about N playouts over the candidates instead (at least one per
 candidate still in the race in each round of halving).
 """
@@ -36,14 +36,17 @@ SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 30
 QUEENDOMINO_TURN_UNITS = 25  # the economy's steps (tax, build, dragon) of a turn
 PLAYOUT_UNITS = 60
-CLOCK_STOP = 10.0  # safety stop: the search ends after this many times its budget in seconds, whatever the count
+CLOCK_STOP = 30.0  # safety stop: the search ends after this many times its budget in seconds, whatever the count
 MAX_PLACEMENTS = 10  # placements kept (by the medium player's judgement) before pairing them with claims
 MAX_CLAIMS = 5  # claims kept on long lines (Royal Wedding's lines of 8)
 WIN_BONUS = 10.0  # value of winning a playout, on top of the score margin
 
 
 class HardAgent:
-    """Monte Carlo search under a time budget per decision (seconds; default 1)."""
+    """Monte Carlo search with a fixed effort per decision: `time_budget` (default 1) is the effort in seconds of an
+    idle machine, counted in work units; `iterations` fixes the number of playouts instead; `max_placements`
+    placements (ranked by the medium player) are searched, each paired with the claim that would follow it unless
+    `pair_claims=False`."""
 
     name = "hard"
 
@@ -54,6 +57,7 @@ class HardAgent:
         iterations: int | None = None,
         win_bonus: float = WIN_BONUS,
         max_placements: int = MAX_PLACEMENTS,
+        pair_claims: bool = True,
     ) -> None:
         if time_budget <= 0:
             raise ValueError("The time budget must be positive (seconds per decision).")
@@ -62,20 +66,23 @@ class HardAgent:
         self.seed = seed
         self.win_bonus = win_bonus
         self.max_placements = max_placements
+        self.pair_claims = pair_claims  # at a placement, search (placement, next claim) pairs rather than placements
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
+        self.candidates_last = 0  # candidates searched for the last decision
         self.stopped_by_clock = False  # whether the last decision hit the safety stop (never in normal use)
 
     def choose(self, game: Game) -> Action:
         deadline = time.perf_counter() + self.time_budget * CLOCK_STOP
         d, actions = open_decision(game)
-        self.last_playouts = 0
+        self.last_playouts = self.candidates_last = 0
         self.stopped_by_clock = False
         if len(actions) == 1:
             return actions[0]
         base = Sim.from_game(game)
         cands = self.candidates(game, base, d.kind, d.kingdom, actions)
+        self.candidates_last = len(cands)
         if len(cands) == 1:
             return cands[0][0]
         rng = decision_rng(self.seed, game, self.name)
@@ -146,7 +153,7 @@ class HardAgent:
             doms = top_claims(base, ki, doms)
         out: list[tuple] = []
         for p in places:
-            if not doms:
+            if not doms or not self.pair_claims:
                 out.append((p, [_apply(p)]))
                 continue
             for dom in doms:

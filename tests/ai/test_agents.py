@@ -173,12 +173,22 @@ def test_hard_chooses_the_same_however_busy_the_machine(mode: str, monkeypatch: 
 
 
 def test_the_safety_stop_ends_a_search_on_a_stalled_machine(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Each reading of the clock a minute later: the search stops after its first playout, and says so.
+    # Each reading of the clock a minute later (past 30 budgets): the search stops after its first playout.
     game = hard_position("kingdomino-4-bonuses", 2)
     monkeypatch.setattr(search, "time", FakeClock(60.0))
     agent = make_agent("hard", 1, time_budget=1.0)
     assert agent.choose(game) in game.legal_actions()
     assert agent.stopped_by_clock and agent.last_playouts == 1
+
+
+def test_hard_can_search_placements_alone() -> None:
+    game = hard_position("kingdomino-4-bonuses", 3)
+    while game.decision().kind != "place":
+        game.apply(game.legal_actions()[0])
+    paired = make_agent("hard", 3, iterations=40, max_placements=3)
+    alone = make_agent("hard", 3, iterations=40, max_placements=3, pair_claims=False)
+    assert paired.choose(game) in game.legal_actions() and alone.choose(game) in game.legal_actions()
+    assert alone.candidates_last <= 3 < paired.candidates_last
 
 
 def test_a_tiny_budget_gives_few_playouts_and_a_legal_move() -> None:
