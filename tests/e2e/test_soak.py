@@ -195,8 +195,6 @@ class Soak:
         while not self.stop.is_set():
             rec = await self.store.get_active_game(table.channel.id)
             if rec is None or rec.status != GameStatus.PLAYING:
-                if rec is None and table.games:
-                    self.stats["games finished"] += 1
                 if not await self.ensure_game(table):
                     return
                 continue
