@@ -7,13 +7,15 @@ again after a while, and a refusal ("The table changed") sends them back to the 
 At the end, with the faults off and the tables repaired, every game is checked against its saved log:
 
 - the state in the database is exactly the replay of its action log from its seed;
-- no action was applied twice: the log's sequence has no gaps or repeats, the version moved once per action, no
-  step of the game appears twice in a row, every person's action comes from a click of theirs carrying the version
-  it was applied at (a click applies at most one action plus the skips it asks for), every computer action is the
-  one its computer player chooses at that point, and every action by nobody's click is a forced last claim;
+- no action was applied twice: the log's sequence has no gaps or repeats and nothing in it is undone, no step of
+  the game appears twice in a row, every person's action comes from a click of theirs carrying the version it was
+  applied at (each saved action is one version, so the log tells each action's version; a click applies at most
+  one action plus the skips of the optional steps before it, within its turn), every computer action is the one
+  its computer player chooses at that point, and every action by nobody's click is a forced last claim;
 - every game in play has its latest table in the channel: the store's table version is the game's version, and that
   message (the latest table in the channel) names the player to act;
-- every finished game showed its final table;
+- every finished game showed its final table; the only games cancelled are lobbies the bot closed because it could
+  not post their message (nobody here cancels);
 - nothing went wrong that the faults do not explain: each error the bot logged names a Discord HTTP failure of the
   kinds injected, and each interaction Discord would have reported unanswered was lost with a gateway session.
 
