@@ -24,7 +24,9 @@ AI_WORKERS) or, with `--workers 0`, in threads. Measured over the window:
 - RSS: VmRSS / VmHWM of the process from /proc/self/status (the fake shares it: its figure before the bot started is
   printed, and the fake's copies of uploaded pictures are dropped as it goes, so they do not count), and the AI
   workers' own VmRSS;
-- interactions that missed Discord's 3 s window: the fake's "late response" and "no response" violations.
+- interactions that missed Discord's 3 s window: the fake's "late response" and "no response" violations;
+- where the time goes in the store: its calls by method (count, mean time including waits) and, on SQLite, how busy
+  its one connection (one transaction at a time, under an `asyncio.Lock`) is and how long transactions wait for it.
 
 Then (unless `--no-hard`) `--hard-games` games of one person and three `hard` players with the real budget: the lag
 while at least 16 hard players think at once, with the pool and with threads. The default run (`make bench`) takes
@@ -39,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import io
 import json
 import logging
@@ -73,6 +76,7 @@ TARGET_ACK_P99_MS = 100.0
 TARGET_LAG_P99_MS = 20.0
 TARGET_RSS_MB = 300.0
 THINKERS = 16
+STALL_SECONDS = 20.0  # no new table for this long: look in the store whether it is one of ours to act
 NEXT = re.compile(r"➡️ <@(\d+)>")
 
 
@@ -200,6 +204,59 @@ class Probe:
                     attachment.data = b""
 
 
+class StoreProbe:
+    """Counts the store's calls (by method: how many, and their mean time, waits included) and, on SQLite, how long
+    transactions wait for and hold the store's one connection (its `asyncio.Lock`)."""
+
+    def __init__(self, store, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.calls: dict[str, list[float]] = {}
+        self.waits: list[float] = []
+        self.holds: list[float] = []
+        for name in dir(store):
+            method = getattr(store, name)
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                setattr(store, name, self._counted(name, method))
+        lock = getattr(store, "_lock", None)
+        if isinstance(lock, asyncio.Lock):
+            store._lock = self._TimedLock(self, lock)
+
+    def _counted(self, name, method):
+        async def counted(*args, **kwargs):
+            began = self.loop.time()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                entry = self.calls.setdefault(name, [0, 0.0])
+                entry[0] += 1
+                entry[1] += self.loop.time() - began
+
+        return counted
+
+    class _TimedLock:
+        def __init__(self, probe: StoreProbe, lock: asyncio.Lock) -> None:
+            self.probe, self.lock, self.taken = probe, lock, 0.0
+
+        async def __aenter__(self) -> None:
+            asked = self.probe.loop.time()
+            await self.lock.acquire()
+            self.taken = self.probe.loop.time()
+            self.probe.waits.append((self.taken - asked) * 1000)
+
+        async def __aexit__(self, *exc_info: object) -> None:
+            self.probe.holds.append((self.probe.loop.time() - self.taken) * 1000)
+            self.lock.release()
+
+    def summary(self, seconds: float) -> dict:
+        top = sorted(self.calls.items(), key=lambda item: -item[1][0])[:8]
+        return {
+            "calls": [(name, int(n), total / n * 1000) for name, (n, total) in top],
+            "lock_wait_ms": spread(self.waits),
+            "lock_busy": sum(self.holds) / 1000 / seconds if seconds > 0 else 0.0,
+            "transactions": len(self.holds),
+        }
+
+
 async def run_scenario(cfg: dict) -> dict:
     import discord
 
@@ -278,6 +335,8 @@ async def run_scenario(cfg: dict) -> dict:
     started = time.perf_counter()
     bot = await runner.start()
     service = bot.service
+    store_probe = StoreProbe(bot.store, loop)
+    probe_began = loop.time()
     service.seeds = random.Random(cfg["seed"])
     if cfg.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
         from PIL import Image
@@ -394,16 +453,21 @@ async def run_scenario(cfg: dict) -> dict:
     async def drive(spec: Spec) -> None:
         game_rng = random.Random(cfg["seed"] * 1000 + spec.index)
         people = {u.id: u for u in spec.people}
+        ours = {str(u.id) for u in spec.people}
         seen = 0
         waited = None
         while not stop.is_set():
-            table = await probe.next_table(spec.channel.id, seen, 20.0)
+            table = await probe.next_table(spec.channel.id, seen, STALL_SECONDS)
             if table is None:
                 if stop.is_set():
                     return
+                # No new table for a while (computers still at work, or a turn left half done): act on the latest
+                # table only when the store says it is current and one of ours is to act.
                 results["stalls"] += 1
                 table = probe.tables.get(spec.channel.id)
-                if table is None:
+                rec = await bot.store.get_active_game(spec.channel.id)
+                d = rec.game.decision() if rec is not None and rec.game is not None else None
+                if table is None or d is None or rec.table_message_id != table[0].id or d.player not in ours:
                     continue
             msg, posted = table
             if waited is not None and msg.id > seen:
@@ -428,9 +492,9 @@ async def run_scenario(cfg: dict) -> dict:
                 raise
             except Exception as error:
                 results["errors"].append(f"game {spec.index}: {type(error).__name__}: {str(error)[:160]}")
+                waited = None
                 await asyncio.sleep(1.0)
-                seen = 0  # look at the latest table again
-                continue
+                continue  # the next table, or after STALL_SECONDS the latest one again if the store says so
             if probe.measuring:
                 results["turns"] += 1
                 waited = (probe.last_click.get(spec.channel.id, loop.time()), moves_before)
@@ -466,6 +530,7 @@ async def run_scenario(cfg: dict) -> dict:
     bot_errors = list(runner.logged_errors)
     pool = service.ai_pool
     pool_stats = vars(pool.stats).copy() if pool is not None else None
+    store = store_probe.summary(loop.time() - probe_began)
     with contextlib.suppress(Exception):
         await asyncio.wait_for(runner.stop(), 20)
     await fake.stop()
@@ -512,6 +577,7 @@ async def run_scenario(cfg: dict) -> dict:
         "pool_busy": busy["n"],
         "pool_stats": pool_stats,
         "discord": discord.__version__,
+        "store": store,
     }
 
 
@@ -590,6 +656,14 @@ def report(r: dict, wall: float) -> list[str]:
         print(f"  other violations: {others}")
     for example in r["violation_examples"]:
         print(f"    e.g. {example}")
+    st = r["store"]
+    calls = ", ".join(f"{name} {n} ({mean:.0f} ms)" for name, n, mean in st["calls"])
+    print(f"  store calls from the bot's start (count, mean time with waits): {calls}")
+    if st["transactions"]:
+        print(
+            f"  SQLite's one connection: {st['transactions']} transactions, busy {st['lock_busy']:.0%} of the time; "
+            f"waits for it {fmt(st['lock_wait_ms'])}"
+        )
     if r["pool_stats"] is not None:
         print(f"  AI pool: {r['pool_stats']}")
     problems = [
@@ -603,7 +677,7 @@ def report(r: dict, wall: float) -> list[str]:
             for example in examples[:3]:
                 print(f"    e.g. {example}")
     if r["stalls"]:
-        print(f"  tables that did not come within 20 s: {r['stalls']}")
+        print(f"  tables that did not come within {STALL_SECONDS:g} s: {r['stalls']}")
     return missed
 
 
