@@ -65,7 +65,6 @@ POSTGRES_TESTS = frozenset(
 # while the restarted bot's timer loop runs its start-up pass with the clock the test just moved; on PostgreSQL that
 # pass often takes the due game first and the test's call returns 0. The game is still played once.
 POSTGRES_FLAKY = {
-    "test_reminder_then_deadline_plays_for_the_absent_player": "races the restarted bot's start-up timer pass",
 }
 HARNESS_ONLY_PREFIX = "test_harness"  # the harness's own tests: their bot has no store
 
