@@ -186,17 +186,39 @@ class Soak:
         return False
 
     # -- turns ------------------------------------------------------------------------------------------------------
-    def latest_table(self, channel: FakeChannel) -> FakeMessage | None:
+    def latest_table(self, channel: FakeChannel, game_id: int | None = None) -> FakeMessage | None:
+        """The latest table in the channel (of game `game_id`: the latest with its buttons)."""
         for message in reversed(self.fake.messages_in(channel)):
-            if message.author is self.fake.bot_user and any(a.filename == "table.png" for a in message.attachments):
+            if message.author is not self.fake.bot_user or not any(
+                a.filename == "table.png" for a in message.attachments
+            ):
+                continue
+            if game_id is None or any(
+                re.fullmatch(rf"kd:\w+:{game_id}(:.*)?", b["custom_id"]) for b in message.buttons
+            ):
                 return message
         return None
+
+    async def wait_for_the_end(self, table: Table) -> None:
+        """People learn that their game is over from its final table: they open the next one after it shows."""
+        last = table.games[-1]
+        rec = await self.store.get_game(last)
+        if rec.status != GameStatus.FINISHED:
+            return
+        for _ in range(60):
+            messages = self.fake.messages_in(table.channel)
+            if any(b["custom_id"] == f"kd:rematch:{last}" for m in messages for b in m.buttons):
+                return
+            self.stats["waits for a final table"] += 1
+            await asyncio.sleep(0.5)
 
     async def play(self, table: Table) -> None:
         """The people of one channel: whoever the game waits for takes their turn; then the next game."""
         while not self.stop.is_set():
             rec = await self.store.get_active_game(table.channel.id)
             if rec is None or rec.status != GameStatus.PLAYING:
+                if rec is None and table.games:
+                    await self.wait_for_the_end(table)
                 if not await self.ensure_game(table):
                     return
                 continue
@@ -210,7 +232,7 @@ class Soak:
 
     async def take_turn(self, table: Table, user: FakeUser, game_id: int) -> None:
         """Open the panel from the latest table and answer each step, as `user`."""
-        shown = self.latest_table(table.channel)
+        shown = self.latest_table(table.channel, game_id)
         turn = None
         if shown is not None:
             turn = next((b for b in shown.buttons if b["custom_id"].startswith(f"kd:turn:{game_id}:")), None)
