@@ -206,6 +206,8 @@ class Soak:
         if rec.status != GameStatus.FINISHED:
             return
         for _ in range(60):
+            if self.stop.is_set():
+                return
             messages = self.fake.messages_in(table.channel)
             if any(b["custom_id"] == f"kd:rematch:{last}" for m in messages for b in m.buttons):
                 return
