@@ -41,6 +41,7 @@ from engine import (
     action_from_dict,
 )
 from engine.ai import make_agent
+from engine.ai.pool import PoolBusy
 from render import clean_name, render_score_sheet, render_table, safe_render
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
@@ -495,6 +496,7 @@ class GameService:
             await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
 
     async def _computer_chain(self, game_id: int) -> None:
+        busy = 0.0
         try:
             while True:
                 rec = await self.get(game_id)
@@ -509,7 +511,14 @@ class GameService:
                 if seat is None or not seat.is_computer:
                     break
                 # Think without the lock: clicks, looks and a cancel go on meanwhile.
-                action = await self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                try:
+                    action = await self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                except PoolBusy:  # this server's queue is full: wait for room, fairly with the other servers
+                    busy = min(busy * 2, 30.0) if busy else 0.5
+                    log.info("Game %s: the computer players' queue is full; trying again in %.1f s", game_id, busy)
+                    await asyncio.sleep(busy)
+                    continue
+                busy = 0.0
                 async with self.lock(rec.channel_id):
                     fresh = await self.get(game_id)
                     if fresh.status != GameStatus.PLAYING or fresh.version != rec.version:

@@ -136,7 +136,7 @@ class PostgresGameStore(SqlGameStore):
         busy_timeout: float = 10.0,
         connect_timeout: float = 10.0,
         min_connections: int = 1,
-        max_connections: int = 5,
+        max_connections: int = 20,
     ) -> PostgresGameStore:
         """Connect to the database at `url` (postgresql://user:password@host:port/database) and migrate it.
 
