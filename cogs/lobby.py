@@ -170,10 +170,12 @@ async def open_lobby(
         )
     except discord.HTTPException as error:
         await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
-        raise UserError(
-            f"I could not post the table in this channel ({error.text or error.status}): check that I can view "
-            "the channel, send messages and attach files."
-        ) from None
+        if isinstance(error, discord.Forbidden):
+            raise UserError(
+                f"I could not post the table in this channel ({error.text or error.status}): check that I can view "
+                "the channel, send messages and attach files."
+            ) from None
+        raise UserError("Discord did not take the table just now: try `/game new` again in a moment.") from None
     await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
     await interaction.followup.send("Your table is open: players join with the **Join** button below.", ephemeral=True)
     return await service.get(rec.id)

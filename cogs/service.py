@@ -330,9 +330,12 @@ class GameService:
         target = STEP_OF.get(type(action))
         steps: list[Action] = []
         trial = game.clone()
+        turn = turn_key(game)
         while True:
             d = trial.decision()
             if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == target:
+                break
+            if turn_key(trial) != turn:  # the player's next turn (their other king): its steps are its own
                 break
             try:
                 trial.apply(Skip(), by=player)
@@ -409,7 +412,7 @@ class GameService:
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
             reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
-            outcome.warning = f"Your move is saved, but: {reason} It will show with the next move."
+            outcome.warning = f"Your move is saved, but: {reason} The table will be posted again shortly."
 
     async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
         """Post the table with everything that happened since the last one: once per version of the game, even
@@ -805,7 +808,8 @@ class GameService:
             except UserError:
                 continue
             game = rec.game
-            if rec.status != GameStatus.PLAYING or game is None:
+            finished = rec.status == GameStatus.FINISHED and game is not None and game.is_over
+            if (rec.status != GameStatus.PLAYING and not finished) or game is None:
                 continue
             nxt = self._next_seat(rec, game)
             if nxt is not None and nxt.is_computer:

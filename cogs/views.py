@@ -132,9 +132,10 @@ def placement_gain(game: Game, kingdom: int, action: Place) -> int:
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:
     """A copy of the game with the optional steps before `kind` skipped, when `player` then faces `kind`."""
     trial = game.clone()
+    turn = turn_key(game)
     while True:
         d = trial.decision()
-        if d is None or d.player != player:
+        if d is None or d.player != player or turn_key(trial) != turn:
             return None
         if d.kind == kind:
             return trial
@@ -146,7 +147,10 @@ def _trial_at(game: Game, player: str, kind: str) -> Game | None:
 def _after_optional(game: Game, player: str) -> str:
     """What the player does once the optional steps are over: choose a domino, or nothing (the turn ends)."""
     trial = game.clone()
+    turn = turn_key(game)
     while (d := trial.decision()) is not None and d.player == player and d.kind in OPTIONAL_STEPS:
+        if turn_key(trial) != turn:
+            return "end"
         trial.apply(Skip(), by=player)
     return "claim" if d is not None and d.player == player and d.kind == "claim" else "end"
 

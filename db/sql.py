@@ -482,8 +482,10 @@ class SqlGameStore:
 
     async def stale_tables(self, *, limit: int = 100) -> list[GameSummary]:
         sql = (
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'playing' "
-            "AND (table_version IS NULL OR table_version < version) ORDER BY updated_at, id LIMIT ?"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE (status = 'playing' "
+            "AND (table_version IS NULL OR table_version < version)) "
+            "OR (status = 'finished' AND table_version IS NOT NULL AND table_version < version) "
+            "ORDER BY updated_at, id LIMIT ?"
         )
         async with self._read() as tx:
             return await self._load_summaries(tx, sql, (limit,))
