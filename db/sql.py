@@ -512,10 +512,13 @@ class SqlGameStore:
         async with self._write() as tx:
             rows = await tx.fetchall(
                 "claim_due",
-                f"UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE {_DUE} AND {free} AND id IN ("
-                f"SELECT id FROM games WHERE {_DUE} AND {free} ORDER BY {_DUE_AT}, id LIMIT ?{self._skip_locked}"
-                ") RETURNING id",
-                (owner, until, at, at, at, at, at, at, limit),
+                # the choice is made once, in a materialised CTE: as a subquery PostgreSQL may run it again for
+                # each row it updates, and skip the rows it just claimed (so more than `limit` would be taken)
+                f"WITH chosen AS MATERIALIZED (SELECT id FROM games WHERE {_DUE} AND {free} "
+                f"ORDER BY {_DUE_AT}, id LIMIT ?{self._skip_locked}) "
+                "UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE id IN (SELECT id FROM chosen) "
+                "RETURNING id",
+                (at, at, at, limit, owner, until),
             )
             ids = [row["id"] for row in rows]
             if not ids:

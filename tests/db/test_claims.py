@@ -166,3 +166,12 @@ async def test_racing_notifiers_send_once(open_store):
     game = await playing_game(stores[0])
     outcomes = await asyncio.gather(*(stores[n % 2].claim_notification(game.id, 1, 1, "dm") for n in range(10)))
     assert outcomes.count(True) == 1
+
+
+async def test_claim_due_takes_no_more_than_the_limit_when_games_are_equally_due(store, clock):
+    # found by test_same_behaviour: PostgreSQL ran the choosing subquery again and took a second game
+    for channel in range(3):
+        await timed_game(store, clock, channel, reminder_in=0, deadline_in=None)
+    assert len(await store.claim_due(clock.now, "bot-a", 60, limit=1)) == 1
+    assert len(await store.claim_due(clock.now, "bot-b", 60, limit=1)) == 1
+    assert len(await store.claim_due(clock.now, "bot-c", 60, limit=5)) == 1
