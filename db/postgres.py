@@ -25,6 +25,16 @@ from db.sql import Row, SqlGameStore, StepHook, to_ms, utc_now
 
 URL_SCHEMES = ("postgresql", "postgres")
 
+# The server went away (restart, network, admin): the pool replaces the connection on the next call.
+_CONNECTION_LOST = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.InterfaceError,
+)
+
 
 def is_postgres_url(url: str) -> bool:
     """Whether `url` names a PostgreSQL database (postgresql://... or postgres://...)."""
@@ -181,8 +191,22 @@ class PostgresGameStore(SqlGameStore):
     # Transactions
 
     @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool; losing the server on the way is `StoreUnavailable`, nothing written."""
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except _CONNECTION_LOST as error:
+            if self._closed:
+                raise
+            raise StoreUnavailable(
+                f"lost the connection to the PostgreSQL {self._location} ({type(error).__name__}: {error}); "
+                "nothing was saved, try again"
+            ) from error
+
+    @asynccontextmanager
     async def _write(self) -> AsyncIterator[_Transaction]:
-        async with self._pool.acquire() as conn:
+        async with self._connection() as conn:
             transaction = conn.transaction()
             await transaction.start()
             try:
@@ -201,7 +225,7 @@ class PostgresGameStore(SqlGameStore):
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[_Transaction]:
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        async with self._connection() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             yield _Transaction(conn, None)
 
     def _is_constraint_error(self, error: BaseException) -> bool:
