@@ -299,3 +299,14 @@ async def test_a_lost_connection_is_a_store_error_and_the_next_call_reconnects(p
         assert len(await store.get_actions(record.id)) == game.version - record.version
     finally:
         await store.close()
+
+
+async def test_pg_url_is_a_new_empty_database_each_time(pg_url, pg_database_factory):
+    other = await pg_database_factory()
+    assert other != pg_url
+    for url in (pg_url, other):
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == []
+        finally:
+            await conn.close()

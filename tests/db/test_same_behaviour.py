@@ -155,7 +155,9 @@ async def test_both_backends_answer_every_call_alike(postgres_server, operations
         sqlite = await SqliteGameStore.open(
             Path(folder) / "games.sqlite3", decode_state=fake_decode, clock=sqlite_clock
         )
-        postgres = await PostgresGameStore.open(await databases.create(), decode_state=fake_decode, clock=pg_clock)
+        postgres = await PostgresGameStore.open(
+            await databases.create(migrated=True), decode_state=fake_decode, clock=pg_clock
+        )
         try:
             runs = Run(sqlite, sqlite_clock), Run(postgres, pg_clock)
             opening = [("create", 1, [1, 2]), ("start", 0, 0), ("move", 0, False), ("create", 2, [2, 3])]
