@@ -8,11 +8,12 @@ sets it as a class attribute (`_skip_locked`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import secrets
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -688,30 +689,25 @@ class SqlGameStore:
         )
         async with self._read() as tx:
             rows = await tx.fetchall("finished_results", sql, params)
-        games: list[FinishedGame] = []
+        games: dict[int, FinishedGame] = {}
+        seats: dict[int, list[FinishedSeat]] = {}
         for row in rows:
-            if not games or games[-1].game_id != row["game_id"]:
-                games.append(
-                    FinishedGame(
-                        game_id=row["game_id"],
-                        kind=row["kind"],
-                        ended_at=_at(row["ended_at"]),
-                        config=_load_json_object(row["game_id"], "config", row["config"]),
-                        seats=(),
-                    )
+            game_id = row["game_id"]
+            if game_id not in games:
+                config = _load_json_object(game_id, "config", row["config"])
+                games[game_id] = FinishedGame(game_id, row["kind"], _at(row["ended_at"]), config, ())
+            seats.setdefault(game_id, []).append(
+                FinishedSeat(
+                    player_id=row["player_id"],
+                    user_id=row["user_id"],
+                    cpu_level=row["cpu_level"],
+                    display_name=row["display_name"],
+                    team=row["team"],
+                    score=row["score"],
+                    won=bool(row["won"]),
                 )
-            seat = FinishedSeat(
-                player_id=row["player_id"],
-                user_id=row["user_id"],
-                cpu_level=row["cpu_level"],
-                display_name=row["display_name"],
-                team=row["team"],
-                score=row["score"],
-                won=bool(row["won"]),
             )
-            last = games[-1]
-            games[-1] = FinishedGame(last.game_id, last.kind, last.ended_at, last.config, (*last.seats, seat))
-        return games
+        return [dataclasses.replace(game, seats=tuple(seats[game_id])) for game_id, game in games.items()]
 
     async def _stats(self, where: str, params: Sequence[Any], guild_id: int | None, *, order: str) -> list[UserStats]:
         sql = (
@@ -876,11 +872,6 @@ class SqlGameStore:
                     game_id, f"the engine refused its state ({type(error).__name__}: {error})", "state"
                 ) from error
         return GameRecord(**summary, config=config, state=state, game=game)
-
-
-@asynccontextmanager
-async def no_savepoint() -> AsyncIterator[None]:
-    yield
 
 
 def _marks(values: Iterable[Any]) -> str:
