@@ -33,6 +33,7 @@ _CONNECTION_LOST = (
     asyncpg.OperatorInterventionError,
     asyncpg.TooManyConnectionsError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a connection left confused by its server going away mid-conversation
 )
 
 
@@ -193,12 +194,20 @@ class PostgresGameStore(SqlGameStore):
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of the pool; losing the server on the way is `StoreUnavailable`, nothing written."""
+        closed_under_us = True  # an InterfaceError means a lost connection only when the connection did close
         try:
             async with self._pool.acquire() as conn:
-                yield conn
+                try:
+                    yield conn
+                except asyncpg.InterfaceError:
+                    closed_under_us = conn.is_closed()
+                    raise
+                except asyncpg.InternalClientError:
+                    conn.terminate()  # never hand it out again
+                    raise
         except _CONNECTION_LOST as error:
-            if self._closed:
-                raise
+            if self._closed or (isinstance(error, asyncpg.InterfaceError) and not closed_under_us):
+                raise  # a bad argument or a misuse, not the server going away
             raise StoreUnavailable(
                 f"lost the connection to the PostgreSQL {self._location} ({type(error).__name__}: {error}); "
                 "nothing was saved, try again"

@@ -310,3 +310,10 @@ async def test_pg_url_is_a_new_empty_database_each_time(pg_url, pg_database_fact
             assert await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == []
         finally:
             await conn.close()
+
+
+async def test_a_bad_argument_is_not_mistaken_for_a_lost_connection(pg_url):
+    async with await PostgresGameStore.open(pg_url) as store:
+        with pytest.raises(asyncpg.DataError):
+            await store.get_game("seven")  # type: ignore[arg-type]
+        assert await store.list_games() == []
