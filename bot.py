@@ -17,12 +17,17 @@ log = logging.getLogger("kingdomino")
 EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.admin")
 
 
-class KingdominoBot(commands.Bot):
+class KingdominoBot(commands.AutoShardedBot):
     """The bot. It receives its settings and its game store; `setup_hook` loads the cogs and the buttons that must
     keep working across restarts. Commands are synced only on demand (`/admin sync` or `--sync`)."""
 
     def __init__(self, settings: Settings, store, *, sync: str | None = None, **options) -> None:
         intents = discord.Intents.default()  # no privileged intents
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())  # each message names whom it pings
+        if getattr(settings, "shard_count", None) is not None:
+            options.setdefault("shard_count", settings.shard_count)
+            if settings.shard_ids is not None:
+                options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store
@@ -35,6 +40,12 @@ class KingdominoBot(commands.Bot):
         from cogs.views import DYNAMIC_ITEMS
 
         self.service = GameService(self, self.store)
+        workers = getattr(self.settings, "ai_workers", 0)
+        if workers:
+            from engine.ai.pool import AIPool
+
+            self.service.ai_pool = AIPool(workers=workers)
+            await self.service.ai_pool.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -47,14 +58,29 @@ class KingdominoBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to guild %s", len(synced), guild.id)
 
+    async def close(self) -> None:
+        """Stop the computer players (every move they made is saved; the timer resumes them after a restart)."""
+        service = self.service
+        if service is not None:
+            service.stop_all()
+            service.close_workers()
+            if service.ai_pool is not None:
+                await service.ai_pool.close(cancel=True)
+        await super().close()
+
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
 
 async def _main(settings: Settings, sync: str | None) -> None:
     from db import open_store
+    from db.errors import StoreError
 
-    store = await open_store(settings.database_path)
+    try:
+        store = await open_store(settings.database_path, settings.database_url)
+    except StoreError as error:  # names host and database, never the password
+        log.error("The database cannot be opened: %s", error)
+        raise SystemExit(1) from None
     try:
         async with KingdominoBot(settings, store, sync=sync) as bot:
             await bot.start(settings.token)

@@ -27,12 +27,19 @@ class Settings:
     log_level: int
     database_url: str | None = None
     """A PostgreSQL database (postgresql://user:password@host:port/name); None: the SQLite file at database_path."""
+    ai_workers: int = 0
+    """Worker processes in which computer players think; 0: threads of the bot's process (tests)."""
+    shard_count: int | None = None
+    """How many shards the whole bot runs as (None: one process, Discord's recommended count)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (None: all of them)."""
 
     def __repr__(self) -> str:  # never show the token, nor the database password
         return (
             f"Settings(token=<{'set' if self.token else 'unset'}>, database_path={self.database_path!s}, "
             f"database_url={_redacted(self.database_url)}, "
-            f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)})"
+            f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)}, "
+            f"ai_workers={self.ai_workers}, shard_count={self.shard_count}, shard_ids={self.shard_ids})"
         )
 
     __str__ = __repr__
@@ -68,12 +75,34 @@ class Settings:
                     "DATABASE_URL must look like postgresql://user:password@host:5432/database (or be empty to use "
                     f"the SQLite file DATABASE_PATH), not {_redacted(database_url)}."
                 )
+        workers_raw = env.get("AI_WORKERS", "").strip()
+        if workers_raw and not workers_raw.isdigit():
+            raise SettingsError(f"AI_WORKERS must be a number of processes (0 for threads), not {workers_raw!r}.")
+        ai_workers = int(workers_raw) if workers_raw else (os.cpu_count() or 1)
+        count_raw = env.get("SHARD_COUNT", "").strip()
+        if count_raw and (not count_raw.isdigit() or int(count_raw) < 1):
+            raise SettingsError(f"SHARD_COUNT must be a whole number of shards (1 or more), not {count_raw!r}.")
+        shard_count = int(count_raw) if count_raw else None
+        ids_raw = env.get("SHARD_IDS", "").replace(" ", "").strip(",")
+        shard_ids = None
+        if ids_raw:
+            if shard_count is None:
+                raise SettingsError("SHARD_IDS needs SHARD_COUNT: say how many shards the whole bot runs as.")
+            parts = ids_raw.split(",")
+            if not all(p.isdigit() and int(p) < shard_count for p in parts) or len(set(parts)) != len(parts):
+                raise SettingsError(
+                    f"SHARD_IDS must list different shard numbers from 0 to {shard_count - 1}, like 0,1; not {ids_raw!r}."
+                )
+            shard_ids = tuple(int(p) for p in parts)
         return cls(
             token=token,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             dev_guild_id=int(guild_raw) if guild_raw else None,
             log_level=getattr(logging, level_name),
             database_url=database_url,
+            ai_workers=ai_workers,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
 

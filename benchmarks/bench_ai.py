@@ -1,26 +1,36 @@
-"""How strong and how fast the computer players are: whole games between levels, seats rotated.
+"""How strong and how fast the computer players are.
 
-    .venv/bin/python benchmarks/bench_ai.py [--games N] [--budget S] [--jobs J] [--only NAME ...]
+    .venv/bin/python benchmarks/bench_ai.py                 # quick (about a minute): move times and short matches
+    .venv/bin/python benchmarks/bench_ai.py --calibrate     # CPU seconds per `hard` decision in every kind of mode
+    .venv/bin/python benchmarks/bench_ai.py --full [--games N] [--jobs 2] [--only NAME ...] [--log FILE]
+                                                            # the strength matches (hours at 1 s per move)
 
-Matches (each `--games` games; NAME for `--only` in brackets):
-  [easy-random]   Kingdomino, 4 players: easy vs 3 random (target: easy wins >= 95%)
-  [medium-easy]   Kingdomino, 4 players: medium vs 3 easy (for reference)
-  [hard-easy]     Kingdomino, 4 players: hard vs 3 easy (target: hard wins >= 70% at <= 1 s per move)
-  [hard-easy-bonus] the same with the Middle Kingdom and Harmony bonuses (hard's average score)
-  [hard-medium-2] [hard-medium-duel] [hard-medium-q2] [hard-medium-q3] [hard-medium-q4]
-  [hard-medium-rw4] [hard-medium-rw6]
-                  hard vs medium: Kingdomino 2 players, Mighty Duel, Queendomino 2, 3 and 4 players, Royal Wedding
-                  4 players (7x7) and 6 players (5x5, lines of 8)
-Prints, per match and level: the share of games won by a player of that level (a shared win counts as a fraction;
-"per seat" divides by the seats of that level), the average score with and without the Middle Kingdom and Harmony
-bonuses, and milliseconds per move (mean and maximum over the moves where the player had a choice). `hard` uses `--budget` seconds per move.
-Games run in `--jobs` processes (default: the number of cores).
+Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from game to game):
+  [easy-random]      Kingdomino 4 players: easy vs 3 random
+  [medium-easy]      Kingdomino 4 players: medium vs 3 easy
+  [hard-easy]        Kingdomino 4 players: hard vs 3 easy (target: hard wins >= 85%)
+  [hard-medium-4]    Kingdomino 4 players: hard vs 3 medium (target >= 50%)
+  [hard-medium-q4]   Queendomino 4 players: hard vs 3 medium (target >= 50%)
+  [hard-medium-3]    Kingdomino 3 players: hard vs 2 medium (target >= 60%)
+  [hard-medium-q3]   Queendomino 3 players: hard vs 2 medium (target >= 60%)
+  [hard-medium-rw4]  Royal Wedding 4 players: hard vs 3 medium (chance 25%)
+  [hard-medium-rw6]  Royal Wedding 6 players: hard vs 5 medium (chance 16.7%)
+  [hard-medium-t6]   Royal Wedding teams of 2, 6 players: a hard team vs 2 medium teams (chance 33%)
+  [hard-medium-2]    Kingdomino 2 players: hard vs medium (chance 50%)
+  [hard-medium-q2]   Queendomino 2 players: hard vs medium (chance 50%)
+Each prints the share of games won by the first level (a shared win counts as a fraction) with its 95% Wilson
+interval, average scores, and milliseconds per move (mean and maximum, wall clock; moves with a choice only).
+`hard` uses `--budget` seconds per move (default 1, its default); its effort is counted in work units, so its moves
+and the results do not depend on the machine's load, only the times do. Games run in `--jobs` processes (default
+2). `--log FILE` appends one JSON line per game, so a long run can be summarised while it goes (`--summarize FILE`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import json
+import math
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,7 +47,8 @@ from engine.ai import make_agent
 class Match:
     name: str
     game: str
-    levels: tuple[str, ...]  # one per seat; seats are rotated from game to game
+    levels: tuple[str, ...]  # one per seat (per team with teams); seats are rotated from game to game
+    teams: bool = False
     variants: frozenset[str] = field(default_factory=frozenset)
     target: str = ""
 
@@ -45,36 +56,45 @@ class Match:
 MATCHES = (
     Match("easy-random", "kingdomino", ("easy", "random", "random", "random"), target="easy wins >= 95%"),
     Match("medium-easy", "kingdomino", ("medium", "easy", "easy", "easy")),
-    Match("hard-easy", "kingdomino", ("hard", "easy", "easy", "easy"), target="hard wins >= 70%"),
-    Match(
-        "hard-easy-bonus",
-        "kingdomino",
-        ("hard", "easy", "easy", "easy"),
-        frozenset({"middle-kingdom", "harmony"}),
-    ),
-    Match("hard-medium-2", "kingdomino", ("hard", "medium"), target="hard wins > 50%"),
-    Match("hard-medium-duel", "kingdomino", ("hard", "medium"), frozenset({"mighty-duel"}), "hard wins > 50%"),
-    Match("hard-medium-q2", "queendomino", ("hard", "medium"), target="hard wins > 50%"),
-    Match("hard-medium-q3", "queendomino", ("hard", "medium", "medium"), target="hard wins > 33%"),
-    Match("hard-medium-q4", "queendomino", ("hard", "medium", "medium", "medium"), target="hard wins > 25%"),
-    Match("hard-medium-rw4", "royal-wedding", ("hard", "medium", "medium", "medium"), target="hard wins > 25%"),
-    Match("hard-medium-rw6", "royal-wedding", ("hard",) + ("medium",) * 5, target="hard wins > 16.7%"),
+    Match("hard-easy", "kingdomino", ("hard", "easy", "easy", "easy"), target="hard wins >= 85%"),
+    Match("hard-medium-4", "kingdomino", ("hard", "medium", "medium", "medium"), target="hard wins >= 50%"),
+    Match("hard-medium-q4", "queendomino", ("hard", "medium", "medium", "medium"), target="hard wins >= 50%"),
+    Match("hard-medium-3", "kingdomino", ("hard", "medium", "medium"), target="hard wins >= 60%"),
+    Match("hard-medium-q3", "queendomino", ("hard", "medium", "medium"), target="hard wins >= 60%"),
+    Match("hard-medium-rw4", "royal-wedding", ("hard", "medium", "medium", "medium"), target="chance 25%"),
+    Match("hard-medium-rw6", "royal-wedding", ("hard",) + ("medium",) * 5, target="chance 16.7%"),
+    Match("hard-medium-t6", "royal-wedding", ("hard", "medium", "medium"), teams=True, target="chance 33%"),
+    Match("hard-medium-2", "kingdomino", ("hard", "medium"), target="chance 50%"),
+    Match("hard-medium-q2", "queendomino", ("hard", "medium"), target="chance 50%"),
 )
 
 
+def config_for(match: Match, levels: tuple[str, ...]) -> tuple[GameConfig, dict[str, str]]:
+    """The game's configuration and each player's level (with teams, both players of a team share it)."""
+    if match.teams:
+        n = 2 * len(levels)
+        players = tuple(f"p{i}" for i in range(n))
+        teams = tuple((players[i], players[i + len(levels)]) for i in range(len(levels)))
+        level_of = {p: levels[i % len(levels)] for i, p in enumerate(players)}
+        return GameConfig(match.game, players, match.variants, teams=teams), level_of
+    players = tuple(f"p{i}" for i in range(len(levels)))
+    return GameConfig(match.game, players, match.variants), dict(zip(players, levels, strict=True))
+
+
 def play(match: Match, index: int, budget: float) -> dict:
-    """One game of `match`; the seats are rotated by `index`. Returns per-level results."""
+    """One game of `match`; the seats are rotated by `index`. Returns per-seat results."""
     n = len(match.levels)
     shift = index % n
     levels = match.levels[shift:] + match.levels[:shift]
-    players = tuple(f"p{i}" for i in range(n))
-    config = GameConfig(match.game, players, match.variants)
+    config, level_of = config_for(match, levels)
     agents = {}
-    for seat, (player, level) in enumerate(zip(players, levels, strict=True)):
+    for seat, player in enumerate(config.players):
+        level = level_of[player]
         options = {"time_budget": budget} if level == "hard" else {}
         agents[player] = make_agent(level, seed=1000 * index + seat, **options)
     game = Game.new(config, seed=index)
     times: dict[str, list[float]] = {}
+    clock_stops = 0
     while not game.is_over:
         decision = game.decision()
         assert decision is not None
@@ -83,71 +103,181 @@ def play(match: Match, index: int, budget: float) -> dict:
         start = time.perf_counter()
         action = agent.choose(game)
         elapsed = time.perf_counter() - start
+        clock_stops += bool(getattr(agent, "stopped_by_clock", False))
         if choices > 1:
-            times.setdefault(levels[players.index(decision.player)], []).append(elapsed)
+            times.setdefault(level_of[decision.player], []).append(elapsed)
         game.apply(action, by=decision.player)
     result = game.result()
     scores = game.scores()
-    out: dict = {"levels": levels, "wins": [], "scores": [], "bare": [], "times": times}
-    for i, player in enumerate(players):
-        out["wins"].append(1 / len(result.winners) if player in result.winners else 0.0)
+    out: dict = {"match": match.name, "index": index, "levels": [], "wins": [], "scores": [], "times": times}
+    out["clock_stops"] = clock_stops
+    for i, k in enumerate(game.kingdoms):
+        out["levels"].append(level_of[k.players[0]])
+        out["wins"].append(1 / len(result.winner_kingdoms) if i in result.winner_kingdoms else 0.0)
         out["scores"].append(scores[i].total)
-        out["bare"].append(scores[i].total - scores[i].middle_kingdom - scores[i].harmony)
     return out
 
 
-def run(match: Match, games: int, budget: float, jobs: int) -> None:
-    start = time.perf_counter()
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(play, [match] * games, range(games), [budget] * games))
-    else:
-        results = [play(match, i, budget) for i in range(games)]
-    wall = time.perf_counter() - start
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion p measured over n games."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarize(match: Match, results: list[dict], wall: float | None = None) -> None:
+    games = len(results)
     stats: dict[str, dict] = {}
+    stops = sum(r.get("clock_stops", 0) for r in results)
     for r in results:
         for i, level in enumerate(r["levels"]):
-            s = stats.setdefault(level, {"seats": 0, "wins": 0.0, "scores": 0, "bare": 0, "times": []})
+            s = stats.setdefault(level, {"seats": 0, "wins": 0.0, "scores": 0, "times": []})
             s["seats"] += 1
             s["wins"] += r["wins"][i]
             s["scores"] += r["scores"][i]
-            s["bare"] += r["bare"][i]
         for level, t in r["times"].items():
             stats[level]["times"].extend(t)
-    title = f"{match.name}: {match.game}, {len(match.levels)} players"
-    if match.variants:
-        title += f" ({', '.join(sorted(match.variants))})"
-    print(f"\n{title}: {games} games in {wall:.0f} s" + (f"; target: {match.target}" if match.target else ""))
-    print(f"  {'level':8} {'seats':>5} {'win rate':>9} {'avg score':>9} {'no bonus':>9} {'ms/move':>8} {'max ms':>7}")
+    title = f"{match.name}: {match.game}, {len(match.levels)} {'teams' if match.teams else 'players'}"
+    took = f" in {wall:.0f} s" if wall is not None else ""
+    print(f"\n{title}: {games} games{took}" + (f"; target: {match.target}" if match.target else ""))
+    print(
+        f"  {'level':8} {'seats':>5} {'win rate':>9} {'95% interval':>14} {'avg score':>9} {'ms/move':>8} {'max ms':>7}"
+    )
     for level in dict.fromkeys(match.levels):
+        if level not in stats:
+            continue
         s = stats[level]
-        games_won = s["wins"] / games  # share of the games won by any player of this level
-        per_seat = s["wins"] / s["seats"]
+        share = s["wins"] / games  # share of the games won by a player of this level
+        low, high = wilson(share, games)
         times = s["times"] or [0.0]
         print(
-            f"  {level:8} {s['seats']:5d} {games_won:9.1%} {s['scores'] / s['seats']:9.1f} "
-            f"{s['bare'] / s['seats']:9.1f} {1000 * sum(times) / len(times):8.1f} {1000 * max(times):7.0f}"
-            + (f"   (per seat {per_seat:.1%})" if s["seats"] != games else "")
+            f"  {level:8} {s['seats']:5d} {share:9.1%} {f'{low:.0%}-{high:.0%}':>14} {s['scores'] / s['seats']:9.1f} "
+            f"{1000 * sum(times) / len(times):8.0f} {1000 * max(times):7.0f}"
         )
+    if "hard" in stats:
+        print(f"  hard's clock safety stop fired on {stops} moves")
     sys.stdout.flush()
+
+
+def run(match: Match, games: int, budget: float, jobs: int, log: Path | None, first: int = 0) -> None:
+    start = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for r in pool.map(play, [match] * games, range(first, first + games), [budget] * games):
+            results.append(r)
+            if log is not None:
+                with log.open("a") as f:
+                    f.write(json.dumps(r) + "\n")
+    summarize(match, results, time.perf_counter() - start)
+
+
+def calibrate() -> None:
+    """CPU seconds per `hard` decision (default budget) in the first rounds of several modes, against medium."""
+    print("CPU seconds per hard decision (default budget, first rounds, vs medium; CPU time, so a busy machine")
+    print("inflates it less than the wall clock, but still somewhat)")
+    modes = [
+        ("Kingdomino 4", GameConfig("kingdomino", ("p0", "p1", "p2", "p3"))),
+        ("Queendomino 4", GameConfig("queendomino", ("p0", "p1", "p2", "p3"))),
+        ("Queendomino 2", GameConfig("queendomino", ("p0", "p1"))),
+        ("Royal Wedding 6", GameConfig("royal-wedding", tuple(f"p{i}" for i in range(6)))),
+        (
+            "Royal Wedding teams 8",
+            GameConfig(
+                "royal-wedding",
+                tuple(f"p{i}" for i in range(8)),
+                teams=tuple((f"p{i}", f"p{i + 1}") for i in (0, 2, 4, 6)),
+            ),
+        ),
+    ]
+    for name, cfg in modes:
+        game = Game.new(cfg, 5)
+        hard = make_agent("hard", 1)
+        others = {p: make_agent("medium", i) for i, p in enumerate(cfg.players)}
+        cpu = []
+        while not game.is_over and game.round <= 3:
+            d = game.decision()
+            if d.player == "p0":
+                start = time.process_time()
+                action = hard.choose(game)
+                if hard.last_playouts:
+                    cpu.append(time.process_time() - start)
+            else:
+                action = others[d.player].choose(game)
+            game.apply(action)
+        cpu.sort()
+        print(
+            f"  {name:22} {len(cpu):3d} decisions: mean {sum(cpu) / len(cpu):.2f} s, "
+            f"median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s"
+        )
+        sys.stdout.flush()
+
+
+def quick() -> None:
+    """A minute: each level's move time in two modes, and short matches of the cheap levels."""
+    print("Quick figures (`--full` for the strength matches, `--calibrate` for hard's CPU time per move)")
+    for game_name, n in (("kingdomino", 4), ("queendomino", 4)):
+        cfg = GameConfig(game_name, tuple(f"p{i}" for i in range(n)))
+        for level in ("random", "easy", "medium", "hard"):
+            game = Game.new(cfg, 11)
+            agent = make_agent(level, 3)
+            rng = random.Random(4)
+            times = []
+            while not game.is_over and game.round <= (2 if level == "hard" else 12):
+                if len(game.legal_actions()) > 1 and game.decision().player == "p0":
+                    start = time.perf_counter()
+                    action = agent.choose(game)
+                    times.append(time.perf_counter() - start)
+                else:
+                    action = rng.choice(game.legal_actions())
+                game.apply(action)
+            print(
+                f"  {game_name:12} {n} players, {level:7}: {1000 * sum(times) / len(times):7.1f} ms per move "
+                f"(max {1000 * max(times):.0f}, {len(times)} moves)"
+            )
+            sys.stdout.flush()
+    for name, games in (("easy-random", 16), ("medium-easy", 16)):
+        match = next(m for m in MATCHES if m.name == name)
+        start = time.perf_counter()
+        summarize(match, [play(match, i, 1.0) for i in range(games)], time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=12, help="games per match (default 12)")
-    parser.add_argument("--budget", type=float, default=0.25, help="hard's seconds per move (default 0.25)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: cores)")
+    parser.add_argument("--full", action="store_true", help="run the strength matches")
+    parser.add_argument("--calibrate", action="store_true", help="hard's CPU seconds per decision")
+    parser.add_argument("--summarize", type=Path, help="summarise the games of a --log file")
+    parser.add_argument("--games", type=int, default=200, help="games per match with --full (default 200)")
+    parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per move (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--only", nargs="*", help="match names to run (default: all)")
+    parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (seed and seats; default 0)")
     args = parser.parse_args()
-    names = {m.name for m in MATCHES}
+    names = {m.name: m for m in MATCHES}
     for name in args.only or ():
         if name not in names:
             parser.error(f"unknown match {name!r}: choose among {', '.join(sorted(names))}")
+    if args.summarize:
+        by_match: dict[str, list[dict]] = {}
+        for line in args.summarize.read_text().splitlines():
+            r = json.loads(line)
+            by_match.setdefault(r["match"], []).append(r)
+        for name, results in by_match.items():
+            summarize(names[name], results)
+        return
+    if args.calibrate:
+        calibrate()
+        return
+    if not args.full:
+        quick()
+        return
     print(f"budget {args.budget} s per move for hard; {args.games} games per match; {args.jobs} processes")
     for match in MATCHES:
         if args.only and match.name not in args.only:
             continue
-        run(match, args.games, args.budget, args.jobs)
+        run(match, args.games, args.budget, args.jobs, args.log, args.first)
 
 
 if __name__ == "__main__":

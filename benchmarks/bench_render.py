@@ -13,9 +13,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Game, GameConfig
+from engine import Game, GameConfig, Place
 from engine.ai import make_agent
-from render import render_kingdom, render_remaining, render_score_sheet, render_table
+from render import (
+    render_dragon,
+    render_kingdom,
+    render_offer,
+    render_placement,
+    render_remaining,
+    render_score_sheet,
+    render_table,
+    render_tax,
+)
 
 REPEATS = 30
 
@@ -67,6 +76,17 @@ def main() -> int:
     measure("kingdom, large", lambda: render_kingdom(qd4, 0, names, None))
     measure("score sheet: Queendomino, 4 players", lambda: render_score_sheet(over, names, None))
     measure("dominoes still to come", lambda: render_remaining(qd4))
+    placing = qd4.clone()
+    while placing.decision() is not None and placing.decision().kind != "place":
+        placing.apply(placing.legal_actions()[0])
+    p = placing.decision()
+    if p is not None:
+        spot = next(a for a in placing.legal_actions() if isinstance(a, Place))
+        cell = (spot.row, spot.col)
+        measure("panel: placement", lambda: render_placement(placing, p.player, p.domino, cell, names, None))
+    measure("panel: offer", lambda: render_offer(qd4, d.player, names, None))
+    measure("panel: tax", lambda: render_tax(qd4, d.player, names, None))
+    measure("panel: dragon", lambda: render_dragon(qd4, d.player, names, None))
     return 0 if ok else 1
 
 

@@ -1,4 +1,5 @@
-"""Owner tools: command sync on demand (never on every start), and the timer loop for reminders and deadlines."""
+"""Owner tools: command sync on demand (never on every start), and the timer loop: tables posted again where they
+are missing or out of date (at start-up, then every minute), reminders and deadlines, lobbies that expire."""
 
 from __future__ import annotations
 
@@ -32,10 +33,12 @@ class AdminCog(commands.Cog):
     async def _timer_loop(self) -> None:
         await self.bot.wait_until_ready()
         while not self.bot.is_closed():
-            try:
-                await self.bot.service.run_due()  # type: ignore[attr-defined]
-            except Exception:
-                log.exception("Timer loop failed; trying again next period")
+            service = self.bot.service  # type: ignore[attr-defined]
+            for work in (service.repair_tables, service.run_due, service.expire_lobbies):
+                try:
+                    await work()
+                except Exception:
+                    log.exception("%s failed; trying again next period", work.__name__)
             await asyncio.sleep(TIMER_PERIOD_SECONDS)
 
     @admin.command(name="sync", description="Publish the slash commands (bot owner only)")

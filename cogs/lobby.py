@@ -4,22 +4,24 @@ rematch. One active game per channel (the database enforces it too)."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.errors import ActiveGameExists, SeatConflict, StaleVersion, WrongStatus
+from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion, WrongStatus
 from db.models import GameRecord, GameStatus, Seat
 from engine import GameConfig
 from engine.config import PLAYER_RANGE
-from render import PLAYER_COLOURS
+from render import PLAYER_COLOURS, clean_name
 
-from .common import ALLOWED_MENTIONS, GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, strip_controls
+from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, safe, strip_controls
 from .service import STALE
 from .views import guarded, service_of
 
+log = logging.getLogger(__name__)
 LEVELS = ("easy", "medium", "hard")
 VARIANT_OPTIONS = {
     "dynasty": "Dynasty: three games, the highest sum wins",
@@ -43,15 +45,21 @@ def next_colour(seats) -> str:
     return hex_colour(len(seats))
 
 
+def seat_label(seat: Seat) -> str:
+    return f"{safe(seat.display_name)} (computer, {seat.cpu_level})" if seat.is_computer else f"<@{seat.user_id}>"
+
+
 def lobby_text(rec: GameRecord) -> str:
     opts = rec.config
-    size = opts.get("seats", PLAYER_RANGE[rec.kind][1])
+    size = opts.get("seats", PLAYER_RANGE[rec.kind][1]) if rec.status == GameStatus.LOBBY else len(rec.seats)
     variants = [VARIANT_OPTIONS[v] for v in opts.get("variants", ())]
     lines = [f"**{GAME_NAMES[rec.kind]}** — new table by <@{rec.host_user_id}> ({len(rec.seats)}/{size} seats taken)"]
     if opts.get("teams"):
-        lines.append(
-            "Teams of two: seats 1+2, 3+4, 5+6, 7+8 share a kingdom. The host arranges the teams by swapping seats."
-        )
+        lines.append("Teams of two share a kingdom; the host arranges the teams by swapping seats.")
+        for t in range(0, len(rec.seats), 2):
+            pair = rec.seats[t : t + 2]
+            members = " & ".join(seat_label(s) for s in pair) + ("" if len(pair) == 2 else " & (free seat)")
+            lines.append(f"Team {t // 2 + 1}: {members}")
     if variants:
         lines.append("Variants: " + "; ".join(variants))
     timers = []
@@ -62,8 +70,7 @@ def lobby_text(rec: GameRecord) -> str:
     if timers:
         lines.append("Turns: " + ", ".join(timers) + ".")
     for i, s in enumerate(rec.seats, 1):
-        who = f"{s.display_name} (computer, {s.cpu_level})" if s.is_computer else f"<@{s.user_id}>"
-        lines.append(f"{i}. {who}")
+        lines.append(f"{i}. {seat_label(s)}")
     if rec.status == GameStatus.LOBBY:
         lines.append("Click **Join** to take a seat; the host starts the game.")
     elif rec.status == GameStatus.CANCELLED:
@@ -157,7 +164,9 @@ async def open_lobby(
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
     try:
         message = await channel.send(
-            (note + "\n" if note else "") + lobby_text(rec), view=lobby_view(rec), allowed_mentions=ALLOWED_MENTIONS
+            (note + "\n" if note else "") + lobby_text(rec),
+            view=lobby_view(rec),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException as error:
         await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
@@ -198,7 +207,10 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or ["easy"]
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
+            await guarded(interaction, _refuse("Pick one of the menu's choices: easy, medium, hard or remove."))
+            return
         await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
 
 
@@ -230,6 +242,10 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
         await guarded(interaction, lobby_action(interaction, self.gid, "swap", pair=values))
 
 
+async def _refuse(text: str) -> None:
+    raise UserError(text)
+
+
 def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
     """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
     if len(pair) != 2 or pair[0] == pair[1]:
@@ -244,10 +260,17 @@ def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
 
 
 async def lobby_action(
-    interaction: discord.Interaction, gid: int, op: str, level: str | None = None, pair: tuple[str, ...] = ()
+    interaction: discord.Interaction,
+    gid: int,
+    op: str,
+    level: str | None = None,
+    pair: tuple[str, ...] = (),
+    *,
+    deferred: bool = False,
 ) -> None:
     service = service_of(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not deferred:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     rec = await service.get(gid)
     async with service.lock(rec.channel_id):
         rec = await service.get(gid)
@@ -277,9 +300,10 @@ async def lobby_action(
             if op == "join":
                 if rec.seat_of(player):
                     raise UserError("You already have a seat at this table.")
+                await check_limits(interaction, hosting=False)
                 if len(rec.seats) >= size:
                     raise UserError(f"The table is full ({size} seats).")
-                name = getattr(interaction.user, "display_name", interaction.user.name)
+                name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
                 rec = await service.store.join_game(
                     rec.id, rec.version, Seat.human(interaction.user.id, name, next_colour(rec.seats))
                 )
@@ -287,8 +311,21 @@ async def lobby_action(
             elif op == "leave":
                 if not rec.seat_of(player):
                     raise UserError("You have no seat at this table.")
+                people = [s for s in rec.seats if not s.is_computer and s.player_id != player]
+                if not people:  # a table needs a person: the last one to leave closes it
+                    await service.store.cancel_game(rec.id, rec.version)
+                    rec = await service.get(gid)
+                    await refresh_lobby(interaction, rec)
+                    await interaction.followup.send(
+                        "You left the table; nobody else was seated, so it is closed.", ephemeral=True
+                    )
+                    return
                 rec = await service.store.leave_game(rec.id, rec.version, player)
-                text = "You left the table."
+                if interaction.user.id == rec.host_user_id:
+                    rec = await hand_over_host(service, rec, people[0])
+                    text = f"You left the table; <@{people[0].user_id}> is the host now."
+                else:
+                    text = "You left the table."
             elif op == "cpu":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError("Only the host adds or removes computer players.")
@@ -298,14 +335,14 @@ async def lobby_action(
                     if not cpus:
                         raise UserError("There is no computer player to remove.")
                     seats.remove(cpus[-1])
-                    text = f"{cpus[-1].display_name} left the table."
+                    text = f"{safe(cpus[-1].display_name)} left the table."
                 else:
                     if len(seats) >= size:
                         raise UserError(f"The table is full ({size} seats).")
                     number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
                     seat = Seat.computer(number, level or "easy", f"Bot {number} ({level})", next_colour(seats))
                     seats.append(seat)
-                    text = f"{seat.display_name} joined the table."
+                    text = f"{safe(seat.display_name)} joined the table."
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
             elif op == "swap":
                 if interaction.user.id != rec.host_user_id:
@@ -313,10 +350,12 @@ async def lobby_action(
                 seats = swapped(rec.seats, pair)
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
                 a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
-                text = f"{a.display_name} and {b.display_name} swapped seats."
+                text = f"{safe(a.display_name)} and {safe(b.display_name)} swapped seats."
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
                     raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
+                if rec.seat_of(player) is None:
+                    raise UserError("Take a seat first (**Join**): nobody starts a table they are not at.")
                 check_can_start(rec)
                 lobby_message = rec.table_message_id
                 outcome = await service.start(rec)
@@ -331,8 +370,62 @@ async def lobby_action(
     await interaction.followup.send(text, ephemeral=True)
 
 
+async def hand_over_host(service, rec: GameRecord, seat: Seat) -> GameRecord:
+    """The host left: the next seated person hosts the table."""
+    assert seat.user_id is not None
+    return await service.store.set_host(rec.id, rec.version, seat.user_id)
+
+
+async def cancel_unreadable(interaction: discord.Interaction) -> bool:
+    """`/game cancel` on a game whose stored data cannot be read: the host or a member with Manage Channels closes
+    it, which frees the channel. False when the channel's game reads fine (the ordinary cancel applies)."""
+    service = service_of(interaction)
+    summary = await service.store.get_active_summary(interaction.channel_id)
+    if summary is None:
+        return False
+    try:
+        await service.store.get_game(summary.id)
+        return False
+    except CorruptGame:
+        pass
+    perms = getattr(interaction, "permissions", None)
+    if interaction.user.id != summary.host_user_id and not (perms and perms.manage_channels):
+        raise UserError("Only the host or a member with Manage Channels can close this game that cannot be read.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service.stop_computers(summary.id)
+    await service.store.cancel_game(summary.id, reason="unreadable")
+    log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
+    await interaction.followup.send(
+        f"Game #{summary.id} could not be read; it is closed and the channel is free for a new game.", ephemeral=True
+    )
+    return True
+
+
+async def check_limits(interaction: discord.Interaction, *, hosting: bool) -> None:
+    """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
+    if interaction.guild_id is None:
+        return
+    store = service_of(interaction).store
+    limits = await store.get_guild_settings(interaction.guild_id)
+    if hosting:
+        hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
+        if hosted >= limits.max_lobbies_per_member:
+            raise UserError(
+                f"You already host {hosted} open table{'s' if hosted != 1 else ''} in this server (the limit is "
+                f"{limits.max_lobbies_per_member}): start or cancel one first (`/game mine` lists them)."
+            )
+    playing = await store.count_active_games_of(interaction.guild_id, interaction.user.id)
+    if playing >= limits.max_games_per_member:
+        raise UserError(
+            f"You already sit at {playing} games in this server (the limit is {limits.max_games_per_member}): "
+            "finish one first (`/game mine` lists them)."
+        )
+
+
 def check_can_start(rec: GameRecord) -> None:
     """Refuse, saying why, a table that cannot start as it is."""
+    if not any(not s.is_computer for s in rec.seats):
+        raise UserError("A table needs at least one person: join it, or cancel it.")
     players = tuple(s.player_id for s in rec.seats)
     teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
     try:
@@ -357,17 +450,37 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            old = await service_of(interaction).get(self.gid)
-            if old.seat_of(str(interaction.user.id)) is None:
+            service = service_of(interaction)
+            old = await service.get(self.gid)
+            me = str(interaction.user.id)
+            if old.seat_of(me) is None:
                 raise UserError(
                     "Only the players of that game can ask for a rematch: start a new one with `/game new`."
                 )
+            current = await service.store.get_active_game(old.channel_id)
+            if current is not None:
+                if current.config.get("rematch_of") != old.id or current.status != GameStatus.LOBBY:
+                    raise UserError("This channel has another game now: the rematch button no longer works.")
+                if current.seat_of(me) is not None:
+                    raise UserError("You already have a seat at the rematch.")
+                await lobby_action(interaction, current.id, "join", deferred=True)
+                return
+            newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
+            if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
+                raise UserError("This rematch button was already used: start a new game with `/game new`.")
+            await check_limits(interaction, hosting=True)
             options = {
                 "seats": len(old.seats),
                 "variants": list(old.config.get("variants", ())),
                 "teams": old.config.get("teams") is not None,
+                "rematch_of": old.id,
             }
-            seats = [Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level) for s in old.seats]
+            # The person who asked, and the computer players; the others take their seat by clicking too.
+            seats = [
+                Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level)
+                for s in old.seats
+                if s.is_computer or s.player_id == me
+            ]
             await open_lobby(
                 interaction,
                 kind=old.kind,
@@ -375,7 +488,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 seats=seats,
                 reminder_hours=old.reminder_hours,
                 deadline_hours=old.deadline_hours,
-                note="🔁 Rematch! Same players and options; the host can start when everyone is ready.",
+                note=f"🔁 Rematch of game #{old.id}! Its players take their seat with **Rematch** or **Join**.",
             )
 
         await guarded(interaction, work())
@@ -388,6 +501,14 @@ class LobbyCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.bot.service.abandon_channel(payload.thread_id)  # type: ignore[attr-defined]
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.bot.service.abandon_channel(channel.id)  # type: ignore[attr-defined]
 
     @game.command(name="new", description="Open a table for a new game in this channel")
     @app_commands.describe(
@@ -453,8 +574,9 @@ class LobbyCog(commands.Cog):
                 GameConfig(kind, placeholder, frozenset(variants), team_pairs)
             except ValueError as error:
                 raise UserError(f"That table is not possible: {error}") from None
+            await check_limits(interaction, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            name = getattr(interaction.user, "display_name", interaction.user.name)
+            name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
             level = computer_level.value if computer_level else "medium"
             for n in range(1, computers + 1):
@@ -472,7 +594,10 @@ class LobbyCog(commands.Cog):
 
     async def _op(self, interaction: discord.Interaction, op: str) -> None:
         async def work():
-            rec = await service_of(interaction).active(interaction.channel_id)  # type: ignore[arg-type]
+            service = service_of(interaction)
+            if op == "cancel" and await cancel_unreadable(interaction):
+                return
+            rec = await service.active(interaction.channel_id)  # type: ignore[arg-type]
             await lobby_action(interaction, rec.id, op)
 
         await guarded(interaction, work())

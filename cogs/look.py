@@ -11,11 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from db.models import GameRecord
-from engine import action_from_dict
-from render import render_kingdom, render_remaining, render_table
+from engine import Game, action_from_dict
+from render import clean_name, render_kingdom, render_remaining, render_table
+from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
-from .common import GAME_NAMES, UserError, breakdown_text, clip, with_names
-from .service import names_and_colours
+from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, points_words, safe
+from .service import describe, names_and_colours
 from .views import guarded, service_of
 
 RULES = {
@@ -42,19 +43,38 @@ RULES["royal-wedding"] = (
 
 
 async def send_look(
-    interaction: discord.Interaction, rec: GameRecord, what: str, *, viewer: int, player: str | None = None
+    interaction: discord.Interaction,
+    rec: GameRecord,
+    what: str,
+    *,
+    viewer: int,
+    player: str | None = None,
+    as_text: bool = False,
 ) -> None:
     """Answer a look privately (the interaction is already deferred)."""
     game = rec.game
     if game is None:
         raise UserError("The game has not started yet: nothing to look at but the lobby.")
     names, colours = names_and_colours(rec)
+    service = service_of(interaction)
     if what == "table":
         d = game.decision()
-        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
+        png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        alt = describe(table_alt_text, game, names)
+        if png is None:
+            await interaction.followup.send(clip(f"The table could not be drawn just now. {alt}", 2000), ephemeral=True)
+            return
         await interaction.followup.send(
-            "The table now.", file=discord.File(io.BytesIO(png), "table.png"), ephemeral=True
+            "The table now.", file=discord.File(io.BytesIO(png), "table.png", description=alt or None), ephemeral=True
         )
+        return
+    if what in ("replay", "chart"):
+        files = await service.story_files(rec, game)
+        wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
+        if not wanted:
+            raise UserError("That picture could not be made just now; it has been logged. Try again later.")
+        text = "The game so far, turn by turn." if what == "replay" else "Every kingdom's score, round by round."
+        await interaction.followup.send(text, file=wanted[0], ephemeral=True)
         return
     if what == "kingdom":
         who = player or str(viewer)
@@ -66,51 +86,70 @@ async def send_look(
             raise UserError(
                 "You are not playing in this game: look at a player's kingdom with `/look kingdom player:@name`."
             ) from None
-        png = await asyncio.to_thread(render_kingdom, game, index, names, colours)
         k = game.kingdoms[index]
-        owners = " & ".join(names.get(p, p) for p in k.players)
-        rows = "\n".join(k.text_rows())
+        owners = " & ".join(safe(names.get(p, p)) for p in k.players)
+        head = f"**{owners}**'s kingdom ({points_words(game.scores()[index].total)})"
+        grid = kingdom_text(game, index)
+        if as_text:  # for screen readers: the grid in words and letters, no picture
+            await interaction.followup.send(clip(f"{head}:\n```\n{grid}\n```", 2000), ephemeral=True)
+            return
+        png = await service.picture(rec.id, render_kingdom, game, index, names, colours)
+        alt = describe(kingdom_alt_text, game, index, names)
+        files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
         await interaction.followup.send(
-            f"**{owners}**'s kingdom ({game.scores()[index].total} points):\n```\n{rows}\n```",
-            file=discord.File(io.BytesIO(png), "kingdom.png"),
-            ephemeral=True,
+            clip(f"{head}. The grid in text: `/look kingdom text:True`.", 2000), files=files, ephemeral=True
         )
         return
     if what == "scores":
-        await interaction.followup.send(
-            clip("**Scores so far**\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True
-        )
+        title = "**Final scores**" if game.is_over else "**Scores so far**"
+        await interaction.followup.send(clip(title + "\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True)
         return
     if what == "remaining":
-        png = await asyncio.to_thread(render_remaining, game)
-        count = len(game.unseen_dominoes())
-        await interaction.followup.send(
-            f"{count} dominoes not seen yet.", file=discord.File(io.BytesIO(png), "remaining.png"), ephemeral=True
-        )
+        png = await service.picture(rec.id, render_remaining, game)
+        unseen = len(game.unseen_dominoes())
+        total = unseen + len(game.revealed)
+        word = "domino" if unseen == 1 else "dominoes"
+        text = f"{unseen} of {total} {word} not seen yet" + (" (the game is over)." if game.is_over else ".")
+        files = [discord.File(io.BytesIO(png), "remaining.png", description=text)] if png else []
+        await interaction.followup.send(text, files=files, ephemeral=True)
         return
     if what == "history":
-        actions = await service_of(interaction).store.get_actions(rec.id)
-        lines = []
-        for a in actions[-30:]:
-            who = names.get(a.player_id or "", a.player_id or "?")
-            lines.append(f"{a.seq}. {who}: {action_from_dict(a.action).text}")
-        text = "\n".join(lines) or "No move yet."
-        await interaction.followup.send(clip(with_names("**Last moves**\n" + text, rec.seats), 2000), ephemeral=True)
+        actions = await service.store.get_actions(rec.id, include_undone=False)
+        lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats)
+        text = "\n".join(lines[-30:]) or "No move yet."
+        await interaction.followup.send(clip("**Last moves**\n" + text, 2000), ephemeral=True)
         return
     raise UserError(f"Unknown view {what!r}.")
 
 
+def history_lines(game: Game, actions: list[dict], seats) -> list[str]:
+    """The game told move by move, in the table's words: the game is replayed from its seed and its log."""
+    replay = Game.new(game.config, game.seed)
+    lines = []
+    for n, data in enumerate(actions, 1):
+        action = action_from_dict(data)
+        events = replay.apply(action)
+        said = [line for e in events if (line := event_words(e, replay, seats)) is not None]
+        if said:
+            lines.append(f"{n}. " + " ".join(said))
+    return lines
+
+
 class LookCog(commands.Cog):
-    look = app_commands.Group(name="look", description="Look at the game in this channel (only you see the answer)")
+    look = app_commands.Group(
+        name="look", description="Look at the game in this channel (only you see the answer)", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def _look(self, interaction: discord.Interaction, what: str, player: str | None = None) -> None:
+    async def _look(
+        self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
+    ) -> None:
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player)
+            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
         await guarded(interaction, work())
 
@@ -119,9 +158,21 @@ class LookCog(commands.Cog):
         await self._look(interaction, "table")
 
     @look.command(name="kingdom", description="One kingdom, large, with cell names")
-    @app_commands.describe(player="Whose kingdom (default: yours)")
-    async def kingdom(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        await self._look(interaction, "kingdom", str(player.id) if player else None)
+    @app_commands.describe(
+        player="Whose kingdom (default: yours)", text="In text (a grid of letters and crowns), for screen readers"
+    )
+    async def kingdom(
+        self, interaction: discord.Interaction, player: discord.User | None = None, text: bool = False
+    ) -> None:
+        await self._look(interaction, "kingdom", str(player.id) if player else None, as_text=text)
+
+    @look.command(name="replay", description="The game so far as an animated picture, turn by turn")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "replay")
+
+    @look.command(name="chart", description="Every kingdom's score, round by round")
+    async def chart(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "chart")
 
     @look.command(name="scores", description="The score breakdown so far")
     async def scores(self, interaction: discord.Interaction) -> None:
@@ -141,21 +192,25 @@ class LookCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         async def work():
             kind = game.value if game else None
-            if kind is None:
-                rec = await service_of(interaction).store.get_active_game(interaction.channel_id)
-                kind = rec.kind if rec else "kingdomino"
+            if kind is None and interaction.channel_id is not None:
+                try:  # the channel's game, or the one that just ended there
+                    kind = (await service_of(interaction).latest(interaction.channel_id)).kind
+                except UserError:
+                    kind = None
+            kind = kind or "kingdomino"
             await interaction.response.send_message(RULES[kind], ephemeral=True)
 
         await guarded(interaction, work())
 
     @app_commands.command(name="stats", description="Finished games: played, wins, average and best score")
+    @app_commands.guild_only()
     @app_commands.describe(player="Whose statistics (default: this server's table)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():
             store = service_of(interaction).store
             if player is not None:
                 rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
-                title = f"**{player.display_name}** in this server"
+                title = f"**{safe(clean_name(player.display_name))}** in this server"
                 lines = [
                     f"{GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
                     f"average {r.average_score:.1f}, best {r.best_score}"

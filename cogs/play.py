@@ -10,7 +10,7 @@ from discord.ext import commands
 from engine import BribeDragon, Build, Claim, Place, Skip, Tax, building, cell_name, parse_cell
 from engine.kingdom import parse_direction
 
-from .common import UserError, count, domino_words
+from .common import UserError, clip, count, domino_words, quote_typed
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
@@ -26,6 +26,29 @@ async def _legal(interaction: discord.Interaction, kind: type):
     if d is None or d.player != str(interaction.user.id):
         return None, None, []
     return game, d, [a for a in game.legal_actions() if isinstance(a, kind)]
+
+
+TYPED_LIMIT = 32  # longer than any legal value: a domino, a cell, a direction, knights, a slot
+
+
+def _typed_values(options) -> list[str]:
+    values = []
+    for option in options or ():
+        if isinstance(option.get("value"), str):
+            values.append(option["value"])
+        values += _typed_values(option.get("options"))
+    return values
+
+
+def check_typed(interaction: discord.Interaction) -> None:
+    """Refuse typed values longer than any legal one (Discord's client limits them, a modified one may not),
+    quoting only their start."""
+    for value in _typed_values((interaction.data or {}).get("options")):
+        if len(value) > TYPED_LIMIT:
+            raise UserError(
+                f"{quote_typed(value)} is not something I can play ({len(value)} characters): pick one of the "
+                "suggestions the command offers."
+            )
 
 
 def _choices(pairs, current: str) -> list[app_commands.Choice[str]]:
@@ -46,11 +69,12 @@ class PlayCog(commands.Cog):
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = service_of(interaction)
+            check_typed(interaction)
             rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             try:
                 action = make_action(rec)
             except ValueError as error:  # unreadable input: say what is wrong, change nothing
-                raise UserError(str(error)) from None
+                raise UserError(clip(str(error), 300)) from None
             # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
             outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
             await after_action(interaction, rec.id, str(interaction.user.id), warning=outcome.warning)
@@ -71,7 +95,7 @@ class PlayCog(commands.Cog):
     # -- claim ------------------------------------------------------------------------------------------------
     @play.command(name="claim", description="Put your king on a free domino")
     @app_commands.describe(domino="A free domino (number)")
-    async def claim(self, interaction: discord.Interaction, domino: str) -> None:
+    async def claim(self, interaction: discord.Interaction, domino: app_commands.Range[str, 1, 12]) -> None:
         def make(rec):
             game = rec.game
             text = domino.strip().upper()
@@ -94,7 +118,12 @@ class PlayCog(commands.Cog):
         name="place", description="Place your domino: the cell of its first square, then the direction of the second"
     )
     @app_commands.describe(cell="Cell of the first square, like E4", direction="Where the second square goes")
-    async def place(self, interaction: discord.Interaction, cell: str, direction: str) -> None:
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        cell: app_commands.Range[str, 1, 8],
+        direction: app_commands.Range[str, 1, 10],
+    ) -> None:
         def make(rec):
             r, c = parse_cell(cell)
             return Place(r, c, parse_direction(direction))
@@ -122,7 +151,7 @@ class PlayCog(commands.Cog):
     # -- tax ------------------------------------------------------------------------------------------------
     @play.command(name="tax", description="Send one or two knights onto the domino you just placed")
     @app_commands.describe(knights="Where the knights go, like E4 or E4 F4")
-    async def tax(self, interaction: discord.Interaction, knights: str) -> None:
+    async def tax(self, interaction: discord.Interaction, knights: app_commands.Range[str, 1, 16]) -> None:
         def make(rec):
             return Tax(tuple(parse_cell(w) for w in knights.replace(",", " ").split()))
 
@@ -141,7 +170,12 @@ class PlayCog(commands.Cog):
     # -- build ----------------------------------------------------------------------------------------------
     @play.command(name="build", description="Buy a building from the builders' board and put it on a town square")
     @app_commands.describe(building="A building you can afford", cell="A free town square of yours, like E4")
-    async def build(self, interaction: discord.Interaction, building: str, cell: str) -> None:
+    async def build(
+        self,
+        interaction: discord.Interaction,
+        building: app_commands.Range[str, 1, 4],
+        cell: app_commands.Range[str, 1, 8],
+    ) -> None:
         def make(rec):
             try:
                 slot = int(building)
@@ -172,7 +206,7 @@ class PlayCog(commands.Cog):
     # -- dragon and skip ------------------------------------------------------------------------------------
     @play.command(name="dragon", description="Pay 1 coin: the dragon burns a building of the builders' board")
     @app_commands.describe(building="The building to burn")
-    async def dragon(self, interaction: discord.Interaction, building: str) -> None:
+    async def dragon(self, interaction: discord.Interaction, building: app_commands.Range[str, 1, 4]) -> None:
         def make(rec):
             try:
                 return BribeDragon(int(building))

@@ -8,10 +8,15 @@ corrupt a game: the second one is told that the table changed.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import io
 import logging
+import multiprocessing
+import os
 import random
+import socket
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -20,32 +25,50 @@ import discord
 
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
-from db.models import GameRecord, GameStatus, Seat, TurnTimer
-from engine import Action, Event, Game, GameConfig, IllegalAction
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
+from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
 from engine.ai import make_agent
-from render import render_score_sheet, render_table
+from render import clean_name, render_score_sheet, render_table, safe_render
+from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
+from render.chart import render_score_chart
+from render.replay import render_replay
 
 from .common import (
-    ALLOWED_MENTIONS,
     GAME_NAMES,
     UserError,
+    breakdown_text,
+    clip,
     decision_words,
     domino_words,
     economy_line,
     event_lines,
     kingdom_name,
     mention,
+    pings,
+    refusal_words,
     score_line,
     seat_name,
     strip_controls,
-    with_names,
+    their_turn,
 )
 
 log = logging.getLogger(__name__)
 
+UNREADABLE = (
+    "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
+    "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
+)
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
+TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
+TIMER_LEASE_SECONDS = 300.0  # how long a process may take to handle a due timer before another one may
+COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
+
+
+OPTIONAL_STEPS = ("tax", "build", "dragon")
+STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
 
 
 def utcnow() -> datetime:
@@ -57,15 +80,29 @@ def turn_key(game: Game) -> int:
     return game.deal * 1_000_000 + game.round * 1_000 + game.turn
 
 
+def describe(fn, *args) -> str:
+    """A picture's alt text (at most 1,024 characters); empty, and logged, if it cannot be made."""
+    try:
+        return fn(*args)[:1024]
+    except Exception:
+        log.warning("Could not describe a picture with %s", getattr(fn, "__name__", fn), exc_info=True)
+        return ""
+
+
 def colour_tuple(hex_colour: str | None) -> tuple[int, int, int] | None:
-    if not hex_colour:
+    """`#rrggbb` as a tuple; None when absent or unreadable (the picture then picks the seat's default colour)."""
+    h = (hex_colour or "").lstrip("#")
+    if len(h) != 6:
         return None
-    h = hex_colour.lstrip("#")
-    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+    try:
+        return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+    except ValueError:
+        return None
 
 
 def names_and_colours(rec: GameRecord) -> tuple[dict[str, str], dict[str, tuple[int, int, int]]]:
-    names = {s.player_id: s.display_name for s in rec.seats}
+    """The names to draw (cleaned, whatever was stored) and the seats' colours."""
+    names = {s.player_id: clean_name(s.display_name) for s in rec.seats}
     colours = {s.player_id: c for s in rec.seats if (c := colour_tuple(s.colour)) is not None}
     return names, colours
 
@@ -77,6 +114,7 @@ class MoveOutcome:
     events: list[Event] = field(default_factory=list)
     table_posted: bool = False
     warning: str | None = None  # set when the move is saved but something after it failed
+    automatic: list[tuple[str, str]] = field(default_factory=list)  # (player, what was done for them)
 
 
 class GameService:
@@ -88,8 +126,14 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
+        self._picture_pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.story_at_end = True  # the replay and the chart go with the final table
+        self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
+        self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
+        self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process, for claims
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
@@ -106,7 +150,7 @@ class GameService:
             return await self.store.get_game(game_id)
         except CorruptGame as error:
             log.error("Game %s cannot be read: %s", game_id, error)
-            raise UserError(f"Game #{game_id} cannot be read ({error}). Other games are not affected.") from None
+            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         except StoreError as error:
             raise UserError(str(error)) from None
 
@@ -122,7 +166,7 @@ class GameService:
             rec = await self.store.get_active_game(channel_id)
         except CorruptGame as error:
             log.error("The game of channel %s cannot be read: %s", channel_id, error)
-            raise UserError(f"The game in this channel cannot be read ({error}).") from None
+            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         if rec is None:
             raise UserError("There is no game in this channel: start one with `/game new`.")
         if playing and rec.status != GameStatus.PLAYING:
@@ -131,9 +175,9 @@ class GameService:
 
     async def latest(self, channel_id: int) -> GameRecord:
         """The active game of the channel, else its most recent finished one (for looking at the end)."""
-        rec = await self.store.get_active_game(channel_id)
-        if rec is not None:
-            return rec
+        summary = await self.store.get_active_summary(channel_id)
+        if summary is not None:
+            return await self.get(summary.id)
         games = await self.store.list_games(channel_id=channel_id, limit=1)
         if not games:
             raise UserError("There is no game in this channel: start one with `/game new`.")
@@ -141,9 +185,19 @@ class GameService:
 
     # -- moves -------------------------------------------------------------------------------------------------
     async def play(
-        self, game_id: int, user_id: int, action: Action, *, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action,
+        *,
+        expected_version: int | None = None,
+        through_optional: bool = False,
     ) -> MoveOutcome:
-        """Apply a person's action (then any computer turns), save it, and post the table when the turn passes."""
+        """Apply a person's action, save it, and post the table when the turn passes to someone else.
+
+        With `through_optional`, the optional steps of the turn (tax, build, dragon) that come before the action's
+        own step are skipped first; a `Skip` then means "done with the optional steps". The computer players who
+        act next play in the background, each move under the lock only while it is saved."""
         rec = await self.get(game_id)
         async with self.lock(rec.channel_id):
             rec = await self.get(game_id)
@@ -158,40 +212,115 @@ class GameService:
             d = game.decision()
             assert d is not None
             if d.player != player:
-                raise UserError(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
-            return await self._apply_and_continue(rec, game, action, player, user_id)
+                raise UserError(their_turn(game, d, rec.seats))
+            steps = self._steps(game, player, action) if through_optional else [action]
+            return await self._apply_and_continue(rec, game, steps, player, user_id)
+
+    @staticmethod
+    def _steps(game: Game, player: str, action: Action) -> list[Action]:
+        """The skips of the optional steps that come before `action`'s step, then `action` (a skip: every optional
+        step left in this turn)."""
+        target = STEP_OF.get(type(action))
+        steps: list[Action] = []
+        trial = game.clone()
+        while True:
+            d = trial.decision()
+            if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == target:
+                break
+            try:
+                trial.apply(Skip(), by=player)
+            except IllegalAction:
+                break
+            steps.append(Skip())
+        if isinstance(action, Skip):
+            return steps or [action]
+        return [*steps, action]
 
     async def _apply_and_continue(
-        self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, *, note: str = ""
+        self, rec: GameRecord, game: Game, actions: list[Action], player: str, user_id: int | None, *, note: str = ""
     ) -> MoveOutcome:
-        before = turn_key(game)
-        try:
-            events = game.apply(action, by=player)
-        except IllegalAction as error:
-            raise UserError(with_names(str(error), rec.seats)) from None
-        rec = await self._save(rec, game, action, player, user_id, events)
-        outcome = MoveOutcome(rec, game, list(events))
-        await self._after_save(outcome, turn_passed=game.is_over or turn_key(game) != before, note=note)
+        events: list[Event] = []
+        outcome = MoveOutcome(rec, game)
+        for action in actions:
+            try:
+                new = game.apply(action, by=player)
+            except IllegalAction as error:
+                if not events:
+                    raise UserError(refusal_words(error, game, rec.seats, player)) from None
+                outcome.warning = refusal_words(error, game, rec.seats, player)
+                break
+            rec = await self._save(rec, game, action, player, user_id, new)
+            events.extend(new)
+        rec = await self._forced_claims(rec, game, outcome)
+        outcome.record = rec
+        outcome.events.extend(events)
+        await self._after_move(outcome, mover=player, note=note)
         return outcome
 
-    async def _after_save(self, outcome: MoveOutcome, *, turn_passed: bool, note: str = "") -> None:
-        """Post the table when the turn passed, then let computer seats play. The move is saved whatever happens
-        here: a failure becomes a warning for the mover (and the timer loop resumes computer turns later)."""
+    async def _forced_claims(self, rec: GameRecord, game: Game, outcome: MoveOutcome) -> GameRecord:
+        """A person with a single free domino to choose from does not have to click it: their king takes it."""
+        while not game.is_over:
+            d = game.decision()
+            assert d is not None
+            seat = rec.seat_of(d.player)
+            if seat is None or seat.is_computer or d.kind not in ("claim", "first_claim"):
+                break
+            claims = [a for a in game.legal_actions() if isinstance(a, Claim)]
+            if len(claims) != 1:
+                break
+            events = game.apply(claims[0], by=d.player)
+            rec = await self._save(rec, game, claims[0], d.player, None, events)
+            rw = game.config.game == "royal-wedding"
+            said = f"Your king took domino {domino_words(claims[0].domino, with_box=rw)}, the last free one."
+            outcome.automatic.append((d.player, said))
+        return rec
+
+    def _next_seat(self, rec: GameRecord, game: Game) -> Seat | None:
+        d = game.decision()
+        return rec.seat_of(d.player) if d else None
+
+    async def _after_move(self, outcome: MoveOutcome, *, mover: str | None, note: str = "") -> None:
+        """After a saved move: computer players next play in the background (and post the table when they are
+        done); a person next gets the table now, unless it is still the mover's turn (the steps of one turn, or a
+        second king) and nothing needs saying. The move is saved whatever happens here: a failure becomes a
+        warning for the mover, and the repair pass posts the table later."""
+        rec, game = outcome.record, outcome.game
+        if note:
+            self._notes.setdefault(rec.id, []).append(note)
         try:
-            if turn_passed:
-                await self._publish(outcome, note=note)
-            await self._computer_turns(outcome)
+            nxt = self._next_seat(rec, game)
+            if nxt is not None and nxt.is_computer:
+                self.schedule_computers(rec.id)
+            elif game.is_over or nxt is None or nxt.player_id != mover or self._notes.get(rec.id):
+                await self._publish(outcome)
+            elif rec.table_message_id is not None:
+                # Still the mover's turn (its next step, or their second king): the table on screen still names
+                # the right player, so it stays, and counts as current.
+                await self.store.set_table_message(
+                    rec.id, rec.table_channel_id or rec.channel_id, rec.table_message_id, shown_version=rec.version
+                )
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
             reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
             outcome.warning = f"Your move is saved, but: {reason} It will show with the next move."
 
     async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
-        """Post the table with everything that happened since the last one."""
+        """Post the table with everything that happened since the last one: once per version of the game, even
+        with several processes (the store hands the posting to one of them)."""
         outcome.record = rec = await self.get(outcome.record.id)
+        if not await self.store.claim_table_post(rec.id, rec.version, self.owner, TABLE_LEASE_SECONDS, self.clock()):
+            return  # another process, or an earlier call, posts this version's table
+        if note:
+            self._notes.setdefault(rec.id, []).append(note)
         events = self._pending.get(rec.id, [])
-        await self.post_table(rec, events, note=note)
+        note = "\n".join(self._notes.get(rec.id, []))
+        try:
+            await self.post_table(rec, events, note=note)
+        except BaseException:
+            await self.store.release_table_post(rec.id, rec.version, self.owner)  # the next attempt may try at once
+            raise
         self._pending.pop(rec.id, None)
+        self._notes.pop(rec.id, None)
         outcome.table_posted = True
 
     async def _save(
@@ -224,7 +353,7 @@ class GameService:
         if seat is None:
             return TurnTimer()
         if seat.is_computer:
-            # Due at once: computer turns normally follow in the same call; if that is cut short (a restart, a
+            # Due at once: computer turns normally follow in the background; if that is cut short (a restart, a
             # failed post), the timer loop picks the game up again.
             return TurnTimer(None, now)
         return TurnTimer(
@@ -232,32 +361,77 @@ class GameService:
             now + timedelta(hours=rec.deadline_hours) if rec.deadline_hours else None,
         )
 
-    async def _computer_turns(self, outcome: MoveOutcome) -> None:
-        """Let computer seats play until a person must act or the game ends."""
-        rec, game = outcome.record, outcome.game
-        while not game.is_over:
-            d = game.decision()
-            seat = rec.seat_of(d.player) if d else None
-            if seat is None or not seat.is_computer:
-                return
-            action = await self.computer_action(game, seat.cpu_level or "easy")
-            before = turn_key(game)
-            events = game.apply(action, by=d.player)
-            outcome.record = rec = await self._save(rec, game, action, d.player, None, events)
-            outcome.events.extend(events)
-            if game.is_over or turn_key(game) != before:
-                await self._publish(outcome)
-                rec = outcome.record
+    # -- computer players --------------------------------------------------------------------------------------
+    def schedule_computers(self, game_id: int) -> asyncio.Task:
+        """Let the computer seats play, in the background, until a person must act or the game ends; one chain
+        per game. A cancel (or anything else that changes the game) stops it before its next move."""
+        task = self._chains.get(game_id)
+        if task is None or task.done():
+            task = asyncio.create_task(self._computer_chain(game_id), name=f"computers-{game_id}")
+            self._chains[game_id] = task
+            task.add_done_callback(
+                lambda t: self._chains.pop(game_id, None) if self._chains.get(game_id) is t else None
+            )
+        return task
 
-    async def computer_action(self, game: Game, level: str) -> Action:
-        """A computer player's choice, computed in a worker thread with a bounded thinking time."""
-        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+    def stop_all(self) -> None:
+        for game_id in list(self._chains):
+            self.stop_computers(game_id)
+
+    def stop_computers(self, game_id: int) -> None:
+        task = self._chains.get(game_id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def idle(self) -> None:
+        """Wait until no computer player is thinking or moving (for tests and shutdown)."""
+        while self._chains:
+            await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
+
+    async def _computer_chain(self, game_id: int) -> None:
         try:
-            agent = make_agent(level, seed=game.seed + len(game.log), **options)
-        except (ValueError, TypeError):
-            agent = make_agent("random", seed=game.seed + len(game.log))
-        snapshot = game.clone()
-        return await asyncio.to_thread(agent.choose, snapshot)
+            while True:
+                rec = await self.get(game_id)
+                game = rec.game
+                if game is not None and game.is_over and rec.status == GameStatus.FINISHED:
+                    break  # the last move ended it: post the final table
+                if rec.status != GameStatus.PLAYING or game is None:
+                    return  # cancelled or abandoned meanwhile: nothing to post
+                d = game.decision()
+                assert d is not None
+                seat = rec.seat_of(d.player)
+                if seat is None or not seat.is_computer:
+                    break
+                # Think without the lock: clicks, looks and a cancel go on meanwhile.
+                action = await self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                async with self.lock(rec.channel_id):
+                    fresh = await self.get(game_id)
+                    if fresh.status != GameStatus.PLAYING or fresh.version != rec.version:
+                        continue  # something changed while thinking: look again
+                    events = game.apply(action, by=d.player)
+                    try:
+                        rec = await self._save(fresh, game, action, d.player, None, events)
+                    except UserError:
+                        continue  # another process saved first
+            async with self.lock(rec.channel_id):
+                outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
+                if self._pending.get(game_id) or self._notes.get(game_id) or rec.table_message_id is None:
+                    await self._publish(outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Game %s: the computer players could not finish their turns; the timer tries again", game_id)
+
+    async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
+        """A computer player's choice, computed away from the event loop with a bounded amount of work."""
+        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+        seed = game.seed + len(game.log)
+        if level not in COMPUTER_LEVELS:
+            level, options = "random", {}
+        if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
+            return await self.ai_pool.choose_action(game, level, seed, key=key, **options)
+        agent = make_agent(level, seed=seed, **options)
+        return await asyncio.to_thread(agent.choose, game.clone())
 
     # -- starting and ending -------------------------------------------------------------------------------------
     async def start(self, rec: GameRecord) -> MoveOutcome:
@@ -280,7 +454,9 @@ class GameService:
             raise UserError(STALE) from None
         rec = await self.get(rec.id)
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
-        await self._after_save(outcome, turn_passed=True, note=f"The game begins: {config.describe()}.")
+        rec = await self._forced_claims(rec, outcome.game, outcome)
+        outcome.record = rec
+        await self._after_move(outcome, mover=None, note=f"The game begins: {config.describe()}.")
         return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
@@ -296,12 +472,13 @@ class GameService:
             lines.append(f"**{title}** — {deal}round {game.round}/{game.setup.rounds}")
         if note:
             lines.append(note)
-        lines.extend(event_lines(events, rec.seats)[-12:])
+        lines.extend(event_lines(events, rec.seats, game)[-12:])
         if game.is_over:
             result = game.result()
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
             how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
             lines.append(f"🏆 **{names}** {'win' if len(result.winners) > 1 else 'wins'}{how}!")
+            lines.append(breakdown_text(game, rec.seats))
         else:
             d = game.decision()
             assert d is not None
@@ -321,17 +498,37 @@ class GameService:
         assert game is not None
         names, colours = names_and_colours(rec)
         d = game.decision()
-        png = await asyncio.to_thread(render_table, game, names, colours, d.player if d else None)
-        files = [discord.File(io.BytesIO(png), filename="table.png")]
+        files = []
+        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        if png is not None:
+            alt = describe(table_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
+        else:
+            note = (
+                note + "\n" if note else ""
+            ) + "⚠️ The picture of the table could not be drawn this time; the game goes on."
         if game.is_over:
-            sheet = await asyncio.to_thread(render_score_sheet, game, names, colours)
-            files.append(discord.File(io.BytesIO(sheet), filename="scores.png"))
+            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours)
+            if sheet is not None:
+                alt = describe(sheet_alt_text, game, names)
+                files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
+            if self.story_at_end:
+                files.extend(await self.story_files(rec, game))
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
+        to_act = rec.seat_of(d.player) if d else None
         try:
             message = await channel.send(
-                content=content, files=files, view=table_view(rec, game), allowed_mentions=ALLOWED_MENTIONS
+                content=content,
+                files=files,
+                view=table_view(rec, game),
+                allowed_mentions=pings(to_act.user_id if to_act else None),
             )
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self.abandon_channel(rec.channel_id)
+                raise UserError("This channel no longer exists: its game has ended.") from None
+            raise
         except discord.Forbidden:
             log.warning("Cannot post the table of game %s in channel %s: missing permissions", rec.id, rec.channel_id)
             raise UserError(
@@ -339,24 +536,127 @@ class GameService:
                 "(and Send Messages in Threads in a thread)."
             ) from None
         await self._retire_table(rec)
-        await self.store.set_table_message(rec.id, rec.channel_id, message.id)
+        await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
         return message
+
+    async def in_worker(self, fn, *args):
+        """Run a long picture (a replay, a chart) in a worker process, so the bot's event loop never waits on it."""
+        if self._picture_pool is None:
+            self._picture_pool = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._picture_pool, fn, *args)
+
+    async def story_files(self, rec: GameRecord, game: Game) -> list[discord.File]:
+        """The game told again: the animated replay and the score chart, with their descriptions. Empty (logged)
+        when they cannot be made; a game never waits on them."""
+        names, colours = names_and_colours(rec)
+        log_data = [(p, a.to_dict()) for p, a in game.log]
+        files = []
+        try:
+            gif, filename = await self.in_worker(
+                render_replay, game.config.to_dict(), game.seed, log_data, names, colours
+            )
+            alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+            chart = await self.in_worker(render_score_chart, game.config.to_dict(), game.seed, log_data, names, colours)
+            alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
+            files.append(discord.File(io.BytesIO(chart), filename="chart.png", description=alt or None))
+        except Exception:
+            log.exception("Game %s: the replay or the chart could not be made", rec.id)
+        return files
+
+    def close_workers(self) -> None:
+        if self._picture_pool is not None:
+            self._picture_pool.shutdown(wait=False, cancel_futures=True)
+            self._picture_pool = None
+
+    async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
+        """A picture drawn in a worker thread; None (logged) when it cannot be drawn, so a picture never blocks a
+        game: the text goes out alone."""
+        return await asyncio.to_thread(safe_render, render, *args, **kwargs)
 
     async def _retire_table(self, rec: GameRecord) -> None:
         await strip_controls(self.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)
 
     # -- timers ------------------------------------------------------------------------------------------------
     async def run_due(self) -> int:
-        """Send due reminders and play for players whose deadline passed. Returns how many games were handled."""
+        """Send due reminders and play for players whose deadline passed; each claimed in the store first, so that
+        with several processes each fires once (a claim by a process that died runs out and is taken again).
+        Returns how many games were handled."""
         now = self.clock()
         handled = 0
-        for summary in await self.store.due_games(now):
+        for summary in await self.store.claim_due(now, self.owner, TIMER_LEASE_SECONDS):
             try:
                 await self._handle_due(summary.id, now)
                 handled += 1
             except Exception:
                 log.exception("Timer of game %s failed", summary.id)
+            finally:
+                await self.store.release_claim(summary.id, self.owner)
         return handled
+
+    async def expire_lobbies(self) -> list[int]:
+        """Close the lobbies that sat unchanged longer than their server allows (a lobby blocks its channel)."""
+        now = self.clock()
+        closed = []
+        hours: dict[int | None, float] = {}
+        for summary in await self.store.expired_lobbies(now - timedelta(minutes=1)):
+            if summary.guild_id not in hours:
+                limits = await self.store.get_guild_settings(summary.guild_id) if summary.guild_id else None
+                hours[summary.guild_id] = limits.lobby_expiry_hours if limits else 24.0
+            if summary.updated_at > now - timedelta(hours=hours[summary.guild_id]):
+                continue
+            try:
+                await self.store.cancel_game(summary.id, summary.version, reason="expired")
+            except StoreError:
+                continue  # it changed meanwhile: someone is using it
+            closed.append(summary.id)
+            from .lobby import lobby_text
+
+            channel = self.bot.get_partial_messageable(summary.channel_id)
+            if summary.table_message_id is not None:
+                try:
+                    rec = await self.store.get_game(summary.id)
+                    await channel.get_partial_message(summary.table_message_id).edit(
+                        content=lobby_text(rec)
+                        + f"\n⌛ Nobody started it for {hours[summary.guild_id]:g} hours: closed.",
+                        view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                except (discord.HTTPException, StoreError):
+                    log.info("Lobby %s expired; its message could not be updated", summary.id)
+        return closed
+
+    async def repair_tables(self) -> int:
+        """Post the table again for every game in play whose latest table message is missing or shows an older
+        state (a crash between saving and posting, Discord failing for good): once per game and version across
+        processes, with the mention of the player to act. Games whose computer players must act get them going
+        instead (they post the table). Returns how many tables were posted."""
+        posted = 0
+        for summary in await self.store.stale_tables():
+            if summary.id in self._chains:
+                continue
+            try:
+                rec = await self.get(summary.id)
+            except UserError:
+                continue
+            game = rec.game
+            if rec.status != GameStatus.PLAYING or game is None:
+                continue
+            nxt = self._next_seat(rec, game)
+            if nxt is not None and nxt.is_computer:
+                self.schedule_computers(rec.id)
+                continue
+            try:
+                async with self.lock(rec.channel_id):
+                    outcome = MoveOutcome(rec, game)
+                    note = "" if self._pending.get(rec.id) else "🔁 The table again, as it stands now."
+                    await self._publish(outcome, note=note)
+                    posted += outcome.table_posted
+            except Exception:
+                log.warning("Game %s: its table could not be posted again yet", rec.id, exc_info=True)
+        return posted
 
     async def _handle_due(self, game_id: int, now: datetime) -> None:
         rec = await self.get(game_id)
@@ -370,10 +670,7 @@ class GameService:
             seat = rec.seat_of(d.player)
             if seat is not None and seat.is_computer:
                 # Computer turns that an earlier call did not finish (a restart, a failed post): resume them.
-                outcome = MoveOutcome(rec, game)
-                await self._after_save(outcome, turn_passed=False)
-                if outcome.warning:
-                    log.warning("Game %s: %s", rec.id, outcome.warning)
+                self.schedule_computers(rec.id)
                 return
             if rec.deadline_at is not None and rec.deadline_at <= now:
                 # The absent player's time ran out: a computer player finishes their turn, and says so.
@@ -384,23 +681,58 @@ class GameService:
                     events = game.apply(action, by=d.player)
                     rec = await self._save(rec, game, action, d.player, None, events)
                 outcome = MoveOutcome(rec, game)
-                await self._publish(outcome, note=f"⏰ {name}'s time ran out: the computer played their turn.")
-                await self._after_save(outcome, turn_passed=False)
+                note = f"⏰ {name}'s time ran out: the computer played their turn."
+                await self._after_move(outcome, mover=d.player, note=note)
+                if outcome.warning:
+                    log.warning("Game %s: %s", rec.id, outcome.warning)
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
+                from .views import turn_view  # the views import this module
+
                 channel = self.bot.get_partial_messageable(rec.channel_id)
+                link = self.table_link(rec)
                 try:
                     await channel.send(
                         f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
-                        f"{decision_words(game, d)}.",
-                        allowed_mentions=ALLOWED_MENTIONS,
+                        f"{decision_words(game, d)}." + (f" The table: {link}" if link else ""),
+                        view=turn_view(rec, game),
+                        allowed_mentions=pings(seat.user_id),
                     )
+                except discord.NotFound as error:
+                    if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
+                        await self.abandon_channel(rec.channel_id)
+                        return
+                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
                     log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 timer = TurnTimer(
                     now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
                 )
                 await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
+
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and
+        computer players stop. Returns the games ended."""
+        ended = []
+        for summary in await self.store.list_games(channel_id=channel_id, statuses=ACTIVE_STATUSES):
+            self.stop_computers(summary.id)
+            try:
+                await self.store.cancel_game(summary.id, reason="abandoned")
+            except StoreError as error:
+                log.warning("Game %s could not be ended after its channel was deleted: %s", summary.id, error)
+                continue
+            self._pending.pop(summary.id, None)
+            self._notes.pop(summary.id, None)
+            log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
+            ended.append(summary.id)
+        return ended
+
+    def table_link(self, rec: GameRecord) -> str | None:
+        """The jump link to the game's latest table message."""
+        if rec.table_message_id is None:
+            return None
+        guild = rec.guild_id if rec.guild_id is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{rec.table_channel_id or rec.channel_id}/{rec.table_message_id}"
 
     # -- seats ---------------------------------------------------------------------------------------------------
     @staticmethod

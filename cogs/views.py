@@ -12,11 +12,22 @@ from dataclasses import dataclass, field
 import discord
 
 from db.models import GameRecord, GameStatus
-from engine import Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
-from render import render_kingdom
+from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
+from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax, safe_render
+from render.alt import kingdom_alt_text
 
-from .common import UserError, building_words, count, decision_words, domino_words, seat_name
-from .service import STALE, GameService, names_and_colours, turn_key
+from .common import (
+    UserError,
+    building_words,
+    clip,
+    count,
+    decision_words,
+    game_domino_words,
+    points_words,
+    square_words,
+    their_turn,
+)
+from .service import OPTIONAL_STEPS, STALE, GameService, describe, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +41,7 @@ def service_of(interaction: discord.Interaction) -> GameService:
 
 async def answer_error(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
+    text = clip(text, 2000)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -37,13 +49,19 @@ async def answer_error(interaction: discord.Interaction, text: str) -> None:
 
 
 async def guarded(interaction: discord.Interaction, work) -> None:
-    """Run a handler: refusals are answered privately, surprises logged and answered with an apology."""
+    """Run a handler: refusals are answered privately, surprises logged and answered with an apology. When even
+    the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
     except UserError as error:
-        await answer_error(interaction, str(error))
+        try:
+            await answer_error(interaction, str(error))
+        except discord.HTTPException:
+            log.exception("Interaction %s: the refusal could not be sent", interaction.id)
+            with contextlib.suppress(discord.HTTPException):
+                await answer_error(interaction, SORRY)
     except Exception:
-        log.exception("Interaction %s failed", interaction.data)
+        log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
             await answer_error(interaction, SORRY)
 
@@ -55,22 +73,37 @@ class Panel:
     png: bytes | None = None
     filename: str = "kingdom.png"
     items: list[discord.ui.Item] = field(default_factory=list)
+    alt: str = ""  # the picture's description, for screen readers
 
     def view(self) -> discord.ui.View | None:
         if not self.items:
             return None
         view = discord.ui.View(timeout=None)
         for item in self.items:
-            view.add_item(item)
+            if item is not None:
+                view.add_item(item)
         return view
 
     def files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(self.png), filename=self.filename)] if self.png else []
+        if not self.png:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt[:1024] or None)]
 
 
-async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes:
+async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes | None:
     names, colours = names_and_colours(rec)
-    return await asyncio.to_thread(render_kingdom, game, kingdom, names, colours, **options)
+    return await asyncio.to_thread(safe_render, render_kingdom, game, kingdom, names, colours, **options)
+
+
+async def panel_png(rec: GameRecord, render, game: Game, *args) -> bytes | None:
+    """One of the turn panel's pictures (the free dominoes, a placement, tax, the dragon); None if it fails."""
+    names, colours = names_and_colours(rec)
+    return await asyncio.to_thread(safe_render, render, game, *args, names, colours)
+
+
+def kingdom_alt(rec: GameRecord, game: Game, kingdom: int) -> str:
+    names, _ = names_and_colours(rec)
+    return describe(kingdom_alt_text, game, kingdom, names)
 
 
 def placement_gain(game: Game, kingdom: int, action: Place) -> int:
@@ -81,8 +114,53 @@ def placement_gain(game: Game, kingdom: int, action: Place) -> int:
     return trial.scores()[kingdom].total - before
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else str(n)
+def _trial_at(game: Game, player: str, kind: str) -> Game | None:
+    """A copy of the game with the optional steps before `kind` skipped, when `player` then faces `kind`."""
+    trial = game.clone()
+    while True:
+        d = trial.decision()
+        if d is None or d.player != player:
+            return None
+        if d.kind == kind:
+            return trial
+        if d.kind not in OPTIONAL_STEPS:
+            return None
+        trial.apply(Skip(), by=player)
+
+
+def _after_optional(game: Game, player: str) -> str:
+    """What the player does once the optional steps are over: choose a domino, or nothing (the turn ends)."""
+    trial = game.clone()
+    while (d := trial.decision()) is not None and d.player == player and d.kind in OPTIONAL_STEPS:
+        trial.apply(Skip(), by=player)
+    return "claim" if d is not None and d.player == player and d.kind == "claim" else "end"
+
+
+async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
+    """The preview of one placement, with Confirm and Back."""
+    game = rec.game
+    assert game is not None
+    d = game.decision()
+    if d is None or d.player != player or d.kind != "place":
+        raise UserError(STALE)
+    gain = placement_gain(game, d.kingdom, action)
+    png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement))
+    r, c = action.row, action.col
+    return Panel(
+        alt=f"Preview of your kingdom with domino {game_domino_words(game, d.domino)} placed from {cell_name(r, c)}, "
+        f"second square {action.direction}: {points_words(gain, signed=True)}.",
+        content=f"Preview: domino {game_domino_words(game, d.domino)} with its first square on {cell_name(r, c)} and the second "
+        f"{action.direction}: **{points_words(gain, signed=True)}** now. Confirm?",
+        png=png,
+        items=[
+            ActionButton(rec.id, rec.version, action, label="Confirm", style=discord.ButtonStyle.success),
+            CellBackButton(rec.id, rec.version, r, c) if _cells_count(game) > 1 else None,
+        ],
+    )
+
+
+def _cells_count(game: Game) -> int:
+    return len({(a.row, a.col) for a in game.legal_actions() if isinstance(a, Place)})
 
 
 async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | None = None) -> Panel:
@@ -93,38 +171,57 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
     d = game.decision()
     assert d is not None
     if d.player != player:
-        return Panel(f"It's {seat_name(rec.seats, d.player)}'s turn: they must {decision_words(game, d)}.")
+        return Panel(their_turn(game, d, rec.seats))
     gid, ver = rec.id, rec.version
-    rw = game.config.game == "royal-wedding"
-    head = f"**Your turn** — {decision_words(game, d)}."
+    kings = [i for i, k in enumerate(game.kings) if k.player == player]
+    which = f" (king {kings.index(d.king) + 1} of {len(kings)})" if len(kings) > 1 else ""
+    head = f"**Your turn**{which} — {decision_words(game, d)}."
     if d.kind in ("first_claim", "claim"):
         items = [
-            ActionButton(gid, ver, a, label=f"{domino_words(a.domino, with_box=rw)}", style=discord.ButtonStyle.primary)
+            ActionButton(gid, ver, a, label=game_domino_words(game, a.domino), style=discord.ButtonStyle.primary)
             for a in game.legal_actions()
             if isinstance(a, Claim)
         ]
         line = "first line" if d.kind == "first_claim" else "next line"
-        png = await kingdom_png(rec, game, d.kingdom)
-        return Panel(f"{head}\nPick a free domino of the {line} (number and squares shown).", png, items=items)
+        png = await panel_png(rec, render_offer, game, player)
+        free = ", ".join(game_domino_words(game, a.domino) for a in game.legal_actions() if isinstance(a, Claim))
+        return Panel(
+            f"{head}\nPick a free domino of the {line} (number and squares shown).",
+            png,
+            "offer.png",
+            items=items,
+            alt=f"The free dominoes of the {line}: {free}.",
+        )
     if d.kind == "place":
         placements = [a for a in game.legal_actions() if isinstance(a, Place)]
         dom = domino(d.domino)  # type: ignore[arg-type]
+        if len(placements) == 1:
+            panel = await preview_panel(rec, player, placements[0])
+            panel.content = f"{head}\nOnly one placement is possible.\n{panel.content}"
+            return panel
         if cell is not None:
             choices = [a for a in placements if (a.row, a.col) == cell]
             if not choices:
                 return Panel(f"{head}\n{cell_name(*cell)} has no legal placement: pick another cell.")
+            if len(choices) == 1:
+                panel = await preview_panel(rec, player, choices[0])
+                panel.content = f"{head}\nFrom {cell_name(*cell)} the second square can only go {choices[0].direction}.\n{panel.content}"
+                return panel
             items = []
             for a in choices:
                 gain = placement_gain(game, d.kingdom, a)
-                label = f"{ARROWS[a.direction]} {a.direction} ({_signed(gain)} pts)"
+                label = f"{ARROWS[a.direction]} {a.direction} ({points_words(gain, signed=True)})"
                 items.append(DirectionButton(gid, ver, a, label=label))
             items.append(OpenPanelButton(gid, ver, label="Back"))
-            png = await kingdom_png(rec, game, d.kingdom, legal_spots=[cell])
+            png = await panel_png(rec, render_placement, game, player, d.domino, cell)
             return Panel(
-                f"{head}\nFirst square {dom.squares[0].text} on **{cell_name(*cell)}**: which way does the second "
-                f"square ({dom.squares[1].text}) go?",
+                f"{head}\nFirst square ({square_words(dom.squares[0])}) on **{cell_name(*cell)}**: which way does "
+                f"the second square ({square_words(dom.squares[1])}) go?",
                 png,
+                "placement.png",
                 items=items,
+                alt=f"Your kingdom with domino {game_domino_words(game, d.domino)} on {cell_name(*cell)}; "
+                + ", ".join(f"second square {a.direction}" for a in choices),
             )
         cells = sorted({(a.row, a.col) for a in placements})
         items = []
@@ -136,58 +233,87 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
                 options.append(
                     discord.SelectOption(label=cell_name(r, c), value=f"{r},{c}", description="then " + ", ".join(dirs))
                 )
-            placeholder = f"Cell for {dom.squares[0].text} ({cell_name(*chunk[0])} to {cell_name(*chunk[-1])})"
+            placeholder = f"Cell for the {square_words(dom.squares[0])} square ({cell_name(*chunk[0])} to {cell_name(*chunk[-1])})"
             items.append(CellSelect(gid, ver, i // 25, options=options, placeholder=placeholder[:150]))
             if len(items) == 4:
                 break
         png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
         return Panel(
-            f"{head}\nPick the cell of the first square ({dom.squares[0].text}); the marked cells are legal. "
+            alt=kingdom_alt(rec, game, d.kingdom) + " Legal cells: " + ", ".join(cell_name(*c) for c in cells),
+            content=f"{head}\nPick the cell of the first square ({square_words(dom.squares[0])}); the marked cells are legal. "
             f"Then you choose the direction and see a preview.",
-            png,
+            png=png,
             items=items,
         )
-    k = game.kingdoms[d.kingdom]
+    panel = optional_panel(rec, game, player, head)
     if d.kind == "tax":
-        items = []
+        panel.png, panel.filename = await panel_png(rec, render_tax, game, player), "tax.png"
+        panel.alt = "The domino just placed and the coins each knight would collect: " + ", ".join(
+            item.item.label for item in panel.items if isinstance(item, ThroughButton) and "Knight" in item.item.label
+        )
+    elif d.kind == "dragon" or any(isinstance(i, DragonSelect) for i in panel.items):
+        panel.png, panel.filename = await panel_png(rec, render_dragon, game, player), "dragon.png"
+        panel.alt = "The builders' board: what each building costs and what burning it takes from whom."
+    else:
+        panel.png = await kingdom_png(rec, game, d.kingdom)
+        panel.alt = kingdom_alt(rec, game, d.kingdom)
+    return panel
+
+
+def optional_panel(rec: GameRecord, game: Game, player: str, head: str) -> Panel:
+    """Tax, build and dragon on one panel, in rule order, each skippable, with one button to be done with them."""
+    d = game.decision()
+    assert d is not None
+    gid, ver = rec.id, rec.version
+    k = game.kingdoms[d.kingdom]
+    lines = [f"**Your turn** — optional steps, in rule order. You have {count(k.coins, 'coin')}."]
+    items: list[discord.ui.Item | None] = []
+    if d.kind == "tax":
+        buttons = []
         for a in game.legal_actions():
             if isinstance(a, Tax):
                 coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
                 where = "both squares" if len(a.cells) == 2 else cell_name(*a.cells[0])
                 label = f"Knight{'s' if len(a.cells) == 2 else ''} on {where}: +{count(coins, 'coin')}"
-                items.append(ActionButton(gid, ver, a, label=label, style=discord.ButtonStyle.primary))
-        items.append(ActionButton(gid, ver, Skip(), label="Skip tax"))
-        return Panel(
-            f"{head}\nYou have {count(k.knights_reserve, 'knight')} in reserve and {count(k.coins, 'coin')}. A knight stays where "
-            "it goes and collects one coin per square of its territory, plus building bonuses.",
-            items=items,
+                buttons.append(ThroughButton(gid, ver, a, label=label, style=discord.ButtonStyle.primary))
+        lines.append(
+            f"1. **Tax**: send knights onto the domino you just placed ({count(k.knights_reserve, 'knight')} in "
+            "reserve); each collects one coin per square of its territory, plus building bonuses."
         )
-    if d.kind == "build":
-        slots = sorted({a.slot for a in game.legal_actions() if isinstance(a, Build)})
-        options = [
-            discord.SelectOption(
-                label=f"{building(game.board[s]).name} — {count(game.cost_of(s, d.kingdom), 'coin')}"[:100],  # type: ignore[arg-type]
-                value=str(s),
-                description=building(game.board[s]).effect_text()[:100],  # type: ignore[arg-type]
-            )
-            for s in slots
-        ]
-        items = [BuildSelect(gid, ver, options=options, placeholder="Choose a building you can afford")]
-        items.append(ActionButton(gid, ver, Skip(), label="Skip building"))
-        return Panel(f"{head}\nYou have {count(k.coins, 'coin')}.", items=items)
-    if d.kind == "dragon":
-        items = [
-            ActionButton(gid, ver, a, label=f"Burn {building(game.board[a.slot]).name}"[:80])  # type: ignore[arg-type]
-            for a in game.legal_actions()
-            if not isinstance(a, Skip)
-        ]
-        items.append(ActionButton(gid, ver, Skip(), label="Skip the dragon", style=discord.ButtonStyle.primary))
-        return Panel(
-            f"{head}\nFor 1 coin the dragon burns a building of the builders' board (once a round). "
-            f"You have {count(k.coins, 'coin')}.",
-            items=items[:25],
-        )
-    return Panel(head)  # pragma: no cover
+        items.extend(buttons[:5])
+    build_game = _trial_at(game, player, "build")
+    if build_game is not None:
+        slots = sorted({a.slot for a in build_game.legal_actions() if isinstance(a, Build)})
+        if slots:
+            options = [
+                discord.SelectOption(
+                    label=f"{building(build_game.board[s]).name} — {count(build_game.cost_of(s, d.kingdom), 'coin')}"[
+                        :100
+                    ],  # type: ignore[arg-type]
+                    value=str(s),
+                    description=building(build_game.board[s]).effect_text()[:100],  # type: ignore[arg-type]
+                )
+                for s in slots
+            ]
+            items.append(BuildSelect(gid, ver, options=options, placeholder="Build: choose a building you can afford"))
+            lines.append("2. **Build**: buy a building of the builders' board and put it on a free town square.")
+    dragon_game = _trial_at(game, player, "dragon")
+    if dragon_game is not None:
+        burns = [a for a in dragon_game.legal_actions() if isinstance(a, BribeDragon)]
+        if burns:
+            options = [
+                discord.SelectOption(
+                    label=f"Burn the {building(dragon_game.board[a.slot]).name}"[:100],  # type: ignore[arg-type]
+                    value=str(a.slot),
+                    description=f"slot {a.slot + 1} of the builders' board"[:100],
+                )
+                for a in burns
+            ]
+            items.append(DragonSelect(gid, ver, options=options, placeholder="Dragon: 1 coin, burn a building"))
+            lines.append("3. **Dragon**: for 1 coin it burns a building of the builders' board (once a round).")
+    then = "choose my next domino" if _after_optional(game, player) == "claim" else "end my turn"
+    items.append(ThroughButton(gid, ver, Skip(), label=f"Done, {then}", style=discord.ButtonStyle.success))
+    return Panel("\n".join([head, *lines]), items=[i for i in items if i is not None])
 
 
 async def build_site_panel(rec: GameRecord, player: str, slot: int) -> Panel:
@@ -195,21 +321,23 @@ async def build_site_panel(rec: GameRecord, player: str, slot: int) -> Panel:
     game = rec.game
     assert game is not None
     d = game.decision()
-    if d is None or d.player != player or d.kind != "build":
+    trial = _trial_at(game, player, "build") if d is not None and d.player == player else None
+    if trial is None:
         return Panel(STALE)
-    cells = sorted({(a.row, a.col) for a in game.legal_actions() if isinstance(a, Build) and a.slot == slot})
+    cells = sorted({(a.row, a.col) for a in trial.legal_actions() if isinstance(a, Build) and a.slot == slot})
     if not cells:
         return Panel("You cannot build that one now: choose another building or skip.")
     items: list[discord.ui.Item] = [
-        ActionButton(rec.id, rec.version, Build(slot, r, c), label=f"Build on {cell_name(r, c)}") for r, c in cells[:23]
+        ThroughButton(rec.id, rec.version, Build(slot, r, c), label=f"Build on {cell_name(r, c)}")
+        for r, c in cells[:23]
     ]
     items.append(OpenPanelButton(rec.id, rec.version, label="Back"))
-    items.append(ActionButton(rec.id, rec.version, Skip(), label="Skip building"))
-    png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
-    name = building_words(game.board[slot])  # type: ignore[arg-type]
+    png = await kingdom_png(rec, trial, d.kingdom, legal_spots=cells)  # type: ignore[union-attr]
+    name = building_words(trial.board[slot])  # type: ignore[arg-type]
     return Panel(
-        f"Build the **{name}** for {count(game.cost_of(slot, d.kingdom), 'coin')} on which town square?",
-        png,
+        alt=kingdom_alt(rec, trial, d.kingdom) + " Free town squares: " + ", ".join(cell_name(*c) for c in cells),  # type: ignore[union-attr]
+        content=f"Build the **{name}** for {count(trial.cost_of(slot, d.kingdom), 'coin')} on which town square?",  # type: ignore[union-attr]
+        png=png,
         items=items,
     )
 
@@ -226,9 +354,11 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
         await interaction.followup.send(panel.content, files=panel.files(), ephemeral=True, **kwargs)
 
 
-async def after_action(interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None) -> None:
-    """After a move: the next step of the same turn, or a short confirmation; a warning (the move is saved but
-    something after it failed) heads the panel, privately."""
+async def after_action(
+    interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None, done_for_you: list[str] = ()
+) -> None:
+    """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
+    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately."""
     rec = await service_of(interaction).get(gid)
     game = rec.game
     d = game.decision() if game else None
@@ -238,15 +368,20 @@ async def after_action(interaction: discord.Interaction, gid: int, player: str, 
         panel = Panel("")
     else:
         panel = Panel("Done ✔ — the table is updated in the channel.")
+    if done_for_you:
+        panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
         panel.content = f"⚠️ {warning}\n{panel.content}".rstrip()
     await show_panel(interaction, panel, edit=True)
 
 
-async def do_action(interaction: discord.Interaction, gid: int, ver: int, action) -> None:
+async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
     await interaction.response.defer()
-    outcome = await service_of(interaction).play(gid, interaction.user.id, action, expected_version=ver)
-    await after_action(interaction, gid, str(interaction.user.id), warning=outcome.warning)
+    service = service_of(interaction)
+    outcome = await service.play(gid, interaction.user.id, action, expected_version=ver, through_optional=through)
+    player = str(interaction.user.id)
+    mine = [said for who, said in outcome.automatic if who == player]
+    await after_action(interaction, gid, player, warning=outcome.warning, done_for_you=mine)
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------
@@ -263,6 +398,21 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:do:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, do_action(interaction, self.gid, self.ver, self.action))
+
+
+class ThroughButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:go:(?P<gid>\d+):(?P<ver>\d+):(?P<act>.+)"):
+    """An optional step of the turn (or "done"): the optional steps before it are skipped, then it is applied."""
+
+    def __init__(self, gid: int, ver: int, action, *, label: str = "OK", style=discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"kd:go:{gid}:{ver}:{action.text}"))
+        self.gid, self.ver, self.action = gid, ver, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["ver"]), parse_action(match["act"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, do_action(interaction, self.gid, self.ver, self.action, through=True))
 
 
 class DirectionButton(
@@ -286,22 +436,7 @@ class DirectionButton(
         async def work():
             await interaction.response.defer()
             rec = await service_of(interaction).at_version(self.gid, self.ver)
-            game = rec.game
-            d = game.decision()
-            if d is None or d.player != str(interaction.user.id) or d.kind != "place":
-                raise UserError(STALE)
-            gain = placement_gain(game, d.kingdom, self.action)
-            png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, self.action.placement))
-            r, c = self.action.row, self.action.col
-            panel = Panel(
-                f"Preview: domino {domino_words(d.domino)} with its first square on {cell_name(r, c)} and the second "
-                f"{self.action.direction}: **{_signed(gain)} points** now. Confirm?",
-                png,
-                items=[
-                    ActionButton(self.gid, self.ver, self.action, label="Confirm", style=discord.ButtonStyle.success),
-                    CellBackButton(self.gid, self.ver, r, c),
-                ],
-            )
+            panel = await preview_panel(rec, str(interaction.user.id), self.action)
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
@@ -328,9 +463,10 @@ class CellSelect(
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise UserError("Pick a cell.")
-            r, c = (int(x) for x in values[0].split(","))
+            try:
+                r, c = (int(x) for x in str(values[0]).split(","))
+            except (IndexError, ValueError):
+                raise UserError("Pick a cell from the list.") from None
             await open_cell(interaction, self.gid, self.ver, (r, c))
 
         await guarded(interaction, work())
@@ -379,11 +515,41 @@ class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
+            if len(values) != 1 or not str(values[0]).isdigit():
+                raise UserError("Pick a building from the list.")
             rec = await service_of(interaction).at_version(self.gid, self.ver)
             panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]))
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
+
+
+class DragonSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:(?P<gid>\d+):(?P<ver>\d+)"):
+    def __init__(self, gid: int, ver: int, *, options=(), placeholder: str = "Dragon") -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"kd:drg:{gid}:{ver}",
+                options=list(options) or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+            )
+        )
+        self.gid, self.ver = gid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1 or not str(values[0]).isdigit():
+            await guarded(interaction, _refuse("Pick the building to burn from the list."))
+            return
+        action = BribeDragon(int(values[0]))
+        await guarded(interaction, do_action(interaction, self.gid, self.ver, action, through=True))
+
+
+async def _refuse(text: str) -> None:
+    raise UserError(text)
 
 
 class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:panel:(?P<gid>\d+):(?P<ver>\d+)"):
@@ -465,6 +631,13 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         await guarded(interaction, work())
 
 
+def turn_view(rec: GameRecord, game: Game) -> discord.ui.View:
+    """Just the "Take my turn" button, for pings and reminders."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(rec.id, turn_key(game)))
+    return view
+
+
 def table_view(rec: GameRecord, game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if not game.is_over:
@@ -482,6 +655,8 @@ def table_view(rec: GameRecord, game: Game) -> discord.ui.View:
 
 DYNAMIC_ITEMS = (
     ActionButton,
+    ThroughButton,
+    DragonSelect,
     DirectionButton,
     CellSelect,
     CellBackButton,

@@ -346,6 +346,11 @@ class SqlGameStore:
             await self._write_seats(tx, game_id, seats)
             return await self._load_record(tx, game_id)
 
+    async def set_host(self, game_id: int, expected_version: int, host_user_id: int) -> GameRecord:
+        async with self._write() as tx:
+            await self._bump(tx, game_id, expected_version, {GameStatus.LOBBY}, {"host_user_id": host_user_id})
+            return await self._load_record(tx, game_id)
+
     # Play
 
     async def start_game(
@@ -504,6 +509,15 @@ class SqlGameStore:
                     "forget_claims", "DELETE FROM table_claims WHERE game_id = ? AND version < ?", (game_id, version)
                 )
             return bool(won)
+
+    async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
+        async with self._write() as tx:
+            rows = await tx.fetchall(
+                "release_table",
+                "DELETE FROM table_claims WHERE game_id = ? AND version = ? AND owner = ? RETURNING game_id",
+                (game_id, version, owner),
+            )
+            return bool(rows)
 
     async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:
         _check_lease(owner, lease_seconds)

@@ -132,6 +132,10 @@ class GameStore(Protocol):
         """Replace the whole table (order, colours) of a game in its lobby."""
         ...
 
+    async def set_host(self, game_id: int, expected_version: int, host_user_id: int) -> GameRecord:
+        """Make another person the host of a game in its lobby (the host left)."""
+        ...
+
     # Play
 
     async def start_game(
@@ -214,6 +218,11 @@ class GameStore(Protocol):
         """Claim the posting of the table of the game at `version` for `owner` (a process) for `lease_seconds`.
         True for exactly one claimant per (game, version) while its lease lives; once it ran out (its process died),
         the next claim wins again."""
+        ...
+
+    async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
+        """Give up `owner`'s claim on posting the table of the game at `version` (the post failed), so that the
+        next attempt, by any process, may claim it at once. False if `owner` did not hold it."""
         ...
 
     async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:

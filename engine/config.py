@@ -54,32 +54,48 @@ class GameConfig:
     # -- validation -------------------------------------------------------------------------------------------
     def validate(self) -> None:
         if self.game not in GAMES:
-            raise ConfigError(f"Unknown game {self.game!r}: choose one of {', '.join(GAMES)}.")
+            raise ConfigError(
+                f"Unknown game {self.game!r}: choose one of {', '.join(GAMES)}.",
+                "unknown_game",
+                {"game": str(self.game), "games": list(GAMES)},
+            )
         n = len(self.players)
         low, high = PLAYER_RANGE[self.game]
         if not low <= n <= high:
-            raise ConfigError(f"{self.game} takes {low}-{high} players, not {n}.")
+            raise ConfigError(
+                f"{self.game} takes {low}-{high} players, not {n}.",
+                "player_count",
+                {"game": self.game, "low": low, "high": high, "players": n},
+            )
         if len(set(self.players)) != n:
-            raise ConfigError("Each player may take only one seat.")
+            raise ConfigError("Each player may take only one seat.", "duplicate_player")
         unknown = sorted(self.variants - set(VARIANTS))
         if unknown:
-            raise ConfigError(f"Unknown variant {unknown[0]!r}: choose among {', '.join(VARIANTS)}.")
+            raise ConfigError(
+                f"Unknown variant {unknown[0]!r}: choose among {', '.join(VARIANTS)}.",
+                "unknown_variant",
+                {"variant": str(unknown[0]), "variants": list(VARIANTS)},
+            )
         if "mighty-duel" in self.variants and (self.game != "kingdomino" or n != 2):
-            raise ConfigError("Mighty Duel is a Kingdomino variant for exactly 2 players.")
+            raise ConfigError("Mighty Duel is a Kingdomino variant for exactly 2 players.", "mighty_duel_players")
         if "three-player-four-dominoes" in self.variants and (self.game != "kingdomino" or n != 3):
-            raise ConfigError("The three-player-four-dominoes rule is for Kingdomino with exactly 3 players.")
+            raise ConfigError(
+                "The three-player-four-dominoes rule is for Kingdomino with exactly 3 players.", "three_player_rule"
+            )
         if self.game == "royal-wedding" and self.teams is None and n == 8:
-            raise ConfigError("Royal Wedding with 8 players is played in teams of 2 (individual games take 3-7).")
+            raise ConfigError(
+                "Royal Wedding with 8 players is played in teams of 2 (individual games take 3-7).", "eight_need_teams"
+            )
         if self.teams is not None:
             if self.game != "royal-wedding":
-                raise ConfigError("Teams are played only in Royal Wedding (6 or 8 players).")
+                raise ConfigError("Teams are played only in Royal Wedding (6 or 8 players).", "teams_game")
             if n not in (6, 8):
-                raise ConfigError(f"Teams need 6 or 8 players, not {n}.")
+                raise ConfigError(f"Teams need 6 or 8 players, not {n}.", "teams_player_count", {"players": n})
             if any(len(t) != 2 for t in self.teams):
-                raise ConfigError("Each team has exactly 2 players.")
+                raise ConfigError("Each team has exactly 2 players.", "team_size")
             flat = [p for t in self.teams for p in t]
             if sorted(flat) != sorted(self.players):
-                raise ConfigError("Every player must be in exactly one team.")
+                raise ConfigError("Every player must be in exactly one team.", "team_members")
 
     # -- derived --------------------------------------------------------------------------------------------
     @property

@@ -35,6 +35,10 @@ from .scoring import Ranking, ScoreBreakdown, rank, score_kingdom
 
 FORMAT_VERSION = 1
 
+# Knights a kingdom may send in one round, whatever the number of its turns (two kings, teams): RO "maxim 2 cavaleri
+# în timpul unei runde", CS "V jednom kole hry můžete takto poslat až dva rytíře".
+KNIGHTS_PER_ROUND = 2
+
 # Decision kinds, in the order a turn goes through them.
 FIRST_CLAIM = "first_claim"
 PLACE = "place"
@@ -88,12 +92,24 @@ class Decision:
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, for the table: `kind`, the `player` concerned, and a sentence."""
+    """Something that happened, for the table: `kind`, the `player` concerned, an English sentence, and `data`.
+
+    `code` (the kind) and `params` (the player and the data: plain JSON values) hold everything the sentence says,
+    so that a translation layer can word it in another language.
+    """
 
     kind: str
     player: str | None
     text: str
     data: dict = field(default_factory=dict)
+
+    @property
+    def code(self) -> str:
+        return self.kind
+
+    @property
+    def params(self) -> dict:
+        return {"player": self.player, **self.data}
 
 
 @dataclass(frozen=True)
@@ -280,17 +296,36 @@ class Game:
             coins += t.coins_per_knight_on_tax * k.knights_owned + t.coins_per_tower_on_tax * k.towers
         return coins
 
+    def knights_allowed(self, kingdom: int) -> int:
+        """Knights `kingdom` may still send this round: its reserve, within what is left of the round's allowance."""
+        k = self.kingdoms[kingdom]
+        return max(0, min(k.knights_reserve, KNIGHTS_PER_ROUND - k.knights_sent_this_round))
+
     def dragon_allowed(self, kingdom: int) -> str | None:
         """None if `kingdom` may bribe the dragon now (ignoring which slot), else why not."""
+        refusal = self.dragon_refusal(kingdom)
+        return None if refusal is None else refusal[2]
+
+    def dragon_refusal(self, kingdom: int) -> tuple[str, dict, str] | None:
+        """None if `kingdom` may bribe the dragon now (ignoring which slot), else (code, params, sentence)."""
         spec = builders_board_spec()
         if self.dragon_slot is not None:
-            return "The dragon has already flown this round: it is back in its cave at the end of the round."
+            return (
+                "dragon_flown",
+                {},
+                "The dragon has already flown this round: it is back in its cave at the end of the round.",
+            )
         if self.queen == kingdom:
-            return "The queen's host may not bribe the dragon."
-        if self.kingdoms[kingdom].coins < spec.dragon_bribe:
-            return f"The dragon costs {spec.dragon_bribe} coin; you have {self.kingdoms[kingdom].coins}."
+            return "dragon_queen_host", {}, "The queen's host may not bribe the dragon."
+        coins = self.kingdoms[kingdom].coins
+        if coins < spec.dragon_bribe:
+            return (
+                "dragon_coins",
+                {"cost": spec.dragon_bribe, "coins": coins},
+                f"The dragon costs {spec.dragon_bribe} coin; you have {coins}.",
+            )
         if not any(self.board):
-            return "There is no building on the builders' board to burn."
+            return "dragon_no_building", {}, "There is no building on the builders' board to burn."
         return None
 
     def legal_actions(self) -> list[Action]:
@@ -309,7 +344,7 @@ class Game:
         if d.kind == TAX:
             a, b = self.placed_this_turn  # type: ignore[misc]
             actions = [Tax((a,)), Tax((b,))]
-            if k.knights_reserve >= 2:
+            if self.knights_allowed(d.kingdom) >= 2:
                 actions.append(Tax((a, b)))
         elif d.kind == BUILD:
             cells = k.free_town_cells()
@@ -347,7 +382,7 @@ class Game:
     def result(self) -> Result:
         """The winner(s) and ranking; only once the game is over."""
         if not self.is_over:
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction("The game is not over yet.", "game_not_over")
         r = self.ranking()
         totals = self.match_totals() if self.deal_totals else [b.total for b in self.scores()]
         if len(self.deal_totals) > 1 or "dynasty" in self.config.variants:
@@ -371,9 +406,11 @@ class Game:
         """
         d = self.decision()
         if d is None:
-            raise GameOver("The game is over: no more moves.")
+            raise GameOver("The game is over: no more moves.", "game_over")
         if by is not None and by != d.player:
-            raise NotYourTurn(f"It is {d.player}'s turn: they must {d.words}.")
+            raise NotYourTurn(
+                f"It is {d.player}'s turn: they must {d.words}.", "not_your_turn", {"player": d.player, "phase": d.kind}
+            )
         events = self._apply(d, action)
         self.log.append((d.player, action))
         events.extend(self._advance())
@@ -383,83 +420,172 @@ class Game:
         k = self.kingdoms[d.kingdom]
         if d.kind in (FIRST_CLAIM, CLAIM):
             if not isinstance(action, Claim):
-                raise WrongPhase(f"{d.player} must {d.words}, not {action.text}.")
+                raise WrongPhase(
+                    f"{d.player} must {d.words}, not {action.text}.",
+                    "wrong_phase",
+                    {"player": d.player, "phase": d.kind, "action": action.text},
+                )
             line = self.current_line if d.kind == FIRST_CLAIM else self.next_line
             for slot in line:
                 if slot[0] == action.domino:
                     if slot[1] is not None:
-                        raise IllegalAction(f"Domino {action.domino} is already taken: choose a free one.")
+                        raise IllegalAction(
+                            f"Domino {action.domino} is already taken: choose a free one.",
+                            "domino_taken",
+                            {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
+                        )
                     slot[1] = d.king
                     return [
                         Event("claimed", d.player, f"{d.player} claimed {action.domino}.", {"domino": action.domino})
                     ]
             free = ", ".join(dom for dom, king in line if king is None)
-            raise IllegalAction(f"Domino {action.domino} is not in the line: choose one of {free}.")
+            raise IllegalAction(
+                f"Domino {action.domino} is not in the line: choose one of {free}.",
+                "domino_not_in_line",
+                {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
+            )
         if d.kind == PLACE:
             if not isinstance(action, Place):
-                raise WrongPhase(f"{d.player} must place domino {d.domino} first, not {action.text}.")
+                raise WrongPhase(
+                    f"{d.player} must place domino {d.domino} first, not {action.text}.",
+                    "must_place_first",
+                    {"player": d.player, "domino": d.domino, "action": action.text},
+                )
             dom = domino(d.domino)  # type: ignore[arg-type]
-            problem = k.placement_problem(dom, action.placement)
-            if problem is not None:
-                raise IllegalPlacement(f"{action.text}: {problem}")
+            refusal = k.placement_refusal(dom, action.placement)
+            if refusal is not None:
+                code, params, problem = refusal
+                raise IllegalPlacement(f"{action.text}: {problem}", code, {"action": action.text, **params})
             k.place(dom, action.placement)
             self.placed_this_turn = action.placement.cells
-            return [Event("placed", d.player, f"{d.player} placed {dom} at {action.text[6:]}.", {"domino": dom.id})]
+            return [
+                Event(
+                    "placed",
+                    d.player,
+                    f"{d.player} placed {dom} at {action.text[6:]}.",
+                    {"domino": dom.id, "cell": cell_name(action.row, action.col), "direction": action.direction},
+                )
+            ]
         if isinstance(action, Skip):
             if d.kind not in OPTIONAL_PHASES:
-                raise WrongPhase(f"{d.player} cannot skip: they must {d.words}.")
+                raise WrongPhase(
+                    f"{d.player} cannot skip: they must {d.words}.",
+                    "cannot_skip",
+                    {"player": d.player, "phase": d.kind},
+                )
             return []
         if d.kind == TAX:
             if not isinstance(action, Tax):
-                raise WrongPhase(f"{d.player} must first decide on tax (send knights or skip), not {action.text}.")
+                raise WrongPhase(
+                    f"{d.player} must first decide on tax (send knights or skip), not {action.text}.",
+                    "wrong_phase",
+                    {"player": d.player, "phase": d.kind, "action": action.text},
+                )
             cells = action.cells
             if not 1 <= len(cells) <= 2 or len(set(cells)) != len(cells):
-                raise IllegalAction("Send one or two knights, at most one on each square of the domino.")
+                raise IllegalAction(
+                    "Send one or two knights, at most one on each square of the domino.",
+                    "tax_knight_count",
+                    {"knights": len(cells)},
+                )
             if any(c not in self.placed_this_turn for c in cells):  # type: ignore[operator]
-                names = " or ".join(cell_name(*c) for c in self.placed_this_turn)  # type: ignore[union-attr]
-                raise IllegalAction(f"Knights go on the domino just placed: {names}.")
+                cell_names = [cell_name(*c) for c in self.placed_this_turn]  # type: ignore[union-attr]
+                raise IllegalAction(
+                    f"Knights go on the domino just placed: {' or '.join(cell_names)}.",
+                    "tax_cells",
+                    {"cells": cell_names},
+                )
+            sent = k.knights_sent_this_round
+            if sent + len(cells) > KNIGHTS_PER_ROUND:
+                left = KNIGHTS_PER_ROUND - sent
+                raise IllegalAction(
+                    f"Your kingdom has already sent {sent} knight{'s' if sent != 1 else ''} this round and may send "
+                    f"at most {KNIGHTS_PER_ROUND} per round: "
+                    + (f"send {left} more at most." if left > 0 else "skip the tax until the next round."),
+                    "knights_per_round",
+                    {"sent": sent, "limit": KNIGHTS_PER_ROUND, "left": left, "wanted": len(cells)},
+                )
             if k.knights_reserve < len(cells):
-                raise IllegalAction(f"You have {k.knights_reserve} knight in reserve, not {len(cells)}.")
+                raise IllegalAction(
+                    f"You have {k.knights_reserve} knight in reserve, not {len(cells)}.",
+                    "knights_reserve",
+                    {"reserve": k.knights_reserve, "wanted": len(cells)},
+                )
             coins = sum(self.tax_coins(d.kingdom, c) for c in cells)
             k.knights_reserve -= len(cells)
+            k.knights_sent_this_round += len(cells)
             k.knights_placed.extend(cells)
             k.coins += coins
-            names = " and ".join(cell_name(*c) for c in cells)
-            return [Event("taxed", d.player, f"{d.player} sent knights to {names} and collected {coins} coins.")]
+            cell_names = [cell_name(*c) for c in cells]
+            return [
+                Event(
+                    "taxed",
+                    d.player,
+                    f"{d.player} sent knights to {' and '.join(cell_names)} and collected {coins} coins.",
+                    {"cells": cell_names, "knights": len(cells), "coins": coins},
+                )
+            ]
         if d.kind == BUILD:
             if not isinstance(action, Build):
-                raise WrongPhase(f"{d.player} must decide on building (build or skip), not {action.text}.")
+                raise WrongPhase(
+                    f"{d.player} must decide on building (build or skip), not {action.text}.",
+                    "wrong_phase",
+                    {"player": d.player, "phase": d.kind, "action": action.text},
+                )
             return self._build(d, k, action)
         if d.kind == DRAGON:
             if not isinstance(action, BribeDragon):
-                raise WrongPhase(f"{d.player} must decide on the dragon (bribe or skip), not {action.text}.")
-            why = self.dragon_allowed(d.kingdom)
-            if why:
-                raise IllegalAction(why)
+                raise WrongPhase(
+                    f"{d.player} must decide on the dragon (bribe or skip), not {action.text}.",
+                    "wrong_phase",
+                    {"player": d.player, "phase": d.kind, "action": action.text},
+                )
+            refusal = self.dragon_refusal(d.kingdom)
+            if refusal:
+                raise IllegalAction(refusal[2], refusal[0], refusal[1])
             if not 0 <= action.slot < len(self.board) or self.board[action.slot] is None:
-                raise IllegalAction(f"Slot {action.slot} of the builders' board holds no building.")
+                raise IllegalAction(
+                    f"Slot {action.slot} of the builders' board holds no building.", "empty_slot", {"slot": action.slot}
+                )
             burned = self.board[action.slot]
             self.board[action.slot] = None
             self.burned.append(burned)  # type: ignore[arg-type]
             self.dragon_slot = action.slot
             k.coins -= builders_board_spec().dragon_bribe
             name = building(burned).name  # type: ignore[arg-type]
-            return [Event("dragon", d.player, f"{d.player} bribed the dragon, which burned the {name}.")]
-        raise WrongPhase(f"{d.player} must {d.words}.")  # pragma: no cover
+            return [
+                Event(
+                    "dragon",
+                    d.player,
+                    f"{d.player} bribed the dragon, which burned the {name}.",
+                    {"building": burned, "slot": action.slot, "coins": builders_board_spec().dragon_bribe},
+                )
+            ]
+        raise WrongPhase(
+            f"{d.player} must {d.words}.", "wrong_phase", {"player": d.player, "phase": d.kind}
+        )  # pragma: no cover
 
     def _build(self, d: Decision, k: Kingdom, action: Build) -> list[Event]:
         if not 0 <= action.slot < len(self.board) or self.board[action.slot] is None:
-            raise IllegalAction(f"Slot {action.slot} of the builders' board holds no building.")
+            raise IllegalAction(
+                f"Slot {action.slot} of the builders' board holds no building.", "empty_slot", {"slot": action.slot}
+            )
         cell = (action.row, action.col)
         free = k.free_town_cells()
         if cell not in free:
             if not free:
-                raise IllegalAction("You have no free town square to build on.")
-            names = ", ".join(cell_name(*c) for c in free)
-            raise IllegalAction(f"{cell_name(*cell)} is not a free town square: build on {names}.")
+                raise IllegalAction("You have no free town square to build on.", "no_free_town")
+            names = [cell_name(*c) for c in free]
+            raise IllegalAction(
+                f"{cell_name(*cell)} is not a free town square: build on {', '.join(names)}.",
+                "not_free_town",
+                {"cell": cell_name(*cell), "free": names},
+            )
         cost = self.cost_of(action.slot, d.kingdom)
         if k.coins < cost:
-            raise NotEnoughCoins(f"You need {cost} coins, you have {k.coins}.")
+            raise NotEnoughCoins(
+                f"You need {cost} coins, you have {k.coins}.", "not_enough_coins", {"cost": cost, "coins": k.coins}
+            )
         bid = self.board[action.slot]
         b = building(bid)  # type: ignore[arg-type]
         knights = min(b.knights, self.knights_supply)
@@ -475,14 +601,21 @@ class Game:
                 "built",
                 d.player,
                 f"{d.player} built the {b.name} on {cell_name(*cell)} for {cost} coins.",
-                {"building": bid, "knights": knights, "towers": towers},
+                {"building": bid, "knights": knights, "towers": towers, "cell": cell_name(*cell), "cost": cost},
             )
         ]
         if towers and self.queen != d.kingdom:
             most = max(other.towers for i, other in enumerate(self.kingdoms) if i != d.kingdom)
             if k.towers >= most:
                 self.queen = d.kingdom
-                events.append(Event("queen", d.player, f"The queen moves to {d.player}'s kingdom ({k.towers} towers)."))
+                events.append(
+                    Event(
+                        "queen",
+                        d.player,
+                        f"The queen moves to {d.player}'s kingdom ({k.towers} towers).",
+                        {"towers": k.towers},
+                    )
+                )
         return events
 
     # -- automatic steps ------------------------------------------------------------------------------------
@@ -518,7 +651,7 @@ class Game:
         king = self.kings[self.current_line[self.turn][1]]
         k = self.kingdoms[king.kingdom]
         if phase == TAX:
-            return self.placed_this_turn is not None and k.knights_reserve > 0
+            return self.placed_this_turn is not None and self.knights_allowed(king.kingdom) > 0
         if phase == BUILD:
             return bool(k.free_town_cells()) and any(
                 b is not None and self.cost_of(s, king.kingdom) <= k.coins for s, b in enumerate(self.board)
@@ -558,7 +691,7 @@ class Game:
                     king.player,
                     f"{king.player} could not place {dom}: no cell connects it to the castle or to a matching "
                     f"terrain within the {k.size}x{k.size} frame, so it is discarded.",
-                    {"domino": dom_id},
+                    {"domino": dom_id, "size": k.size},
                 )
             )
             next_phase = self._next_phase(PLACE)
@@ -573,16 +706,18 @@ class Game:
         events: list[Event] = []
         if self.queendomino_rules:
             self.dragon_slot = None
+            for k in self.kingdoms:
+                k.knights_sent_this_round = 0
             remaining = [b for b in self.board if b is not None]
             self.board = [None] * (len(self.board) - len(remaining)) + remaining
             self._refill_board()
         if not self.next_line:
-            events.append(Event("round_end", None, f"Round {self.round} is over."))
+            events.append(Event("round_end", None, f"Round {self.round} is over.", {"round": self.round}))
             return events + self._end_deal()
         events.extend(self._discard_unclaimed(self.next_line))
         self.current_line = [slot for slot in self.next_line if slot[1] is not None]
         self.next_line = [[dom, None] for dom in self._draw_line()]
-        events.append(Event("round_end", None, f"Round {self.round} is over."))
+        events.append(Event("round_end", None, f"Round {self.round} is over.", {"round": self.round}))
         self.round += 1
         return events
 
@@ -608,13 +743,25 @@ class Game:
         if self.deal + 1 < self.config.deals:
             self.deal += 1
             self._start_deal()
-            return [Event("deal_end", None, f"Game {self.deal} of the Dynasty is over; game {self.deal + 1} begins.")]
+            return [
+                Event(
+                    "deal_end",
+                    None,
+                    f"Game {self.deal} of the Dynasty is over; game {self.deal + 1} begins.",
+                    {"finished": self.deal, "next": self.deal + 1},
+                )
+            ]
         self.phase = OVER
         result = self.result()
         names = " and ".join(result.winners)
         how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
         return [
-            Event("game_over", None, f"The game is over: {names} {'win' if len(result.winners) > 1 else 'wins'}{how}.")
+            Event(
+                "game_over",
+                None,
+                f"The game is over: {names} {'win' if len(result.winners) > 1 else 'wins'}{how}.",
+                {"winners": list(result.winners), "tiebreak": result.tiebreak},
+            )
         ]
 
     # -- copying, saving, replaying ---------------------------------------------------------------------------

@@ -89,6 +89,7 @@ class Kingdom:
         "discarded",
         "knights_placed",
         "knights_reserve",
+        "knights_sent_this_round",
         "max_c",
         "max_r",
         "min_c",
@@ -114,6 +115,7 @@ class Kingdom:
         self.buildings: dict[tuple[int, int], list] = {}  # cell -> [building id, towers]
         self.knights_reserve = 0
         self.knights_placed: list[tuple[int, int]] = []
+        self.knights_sent_this_round = 0  # at most KNIGHTS_PER_ROUND, whatever the number of the kingdom's turns
         self.coins = 0
 
     # -- reading -----------------------------------------------------------------------------------------------
@@ -166,25 +168,38 @@ class Kingdom:
     # -- placement: the one function that decides -------------------------------------------------------------
     def placement_problem(self, domino: Domino, placement: Placement) -> str | None:
         """None if `domino` may go at `placement`, else a sentence saying why not."""
+        refusal = self.placement_refusal(domino, placement)
+        return None if refusal is None else refusal[2]
+
+    def placement_refusal(self, domino: Domino, placement: Placement) -> tuple[str, dict, str] | None:
+        """None if `domino` may go at `placement`, else (code, params, English sentence) saying why not."""
         if placement.direction not in DIRECTIONS:
-            return f"Unknown direction {placement.direction!r}: use up, right, down or left."
+            return (
+                "bad_direction",
+                {"direction": str(placement.direction)},
+                f"Unknown direction {placement.direction!r}: use up, right, down or left.",
+            )
         (r0, c0), (r1, c1) = placement.cells
         n = self.n
         for r, c in ((r0, c0), (r1, c1)):
             if not (0 <= r < n and 0 <= c < n):
-                return f"{cell_name(r, c) if r >= 0 and c >= 0 else 'That cell'} is outside the table."
+                name = cell_name(r, c) if r >= 0 and c >= 0 else None
+                return "outside_table", {"cell": name}, f"{name or 'That cell'} is outside the table."
         terr = self.terr
         for r, c in ((r0, c0), (r1, c1)):
             t = terr[r * n + c]
             if t != EMPTY:
                 what = "the castle" if t == CASTLE else "already taken"
-                return f"{cell_name(r, c)} is {what}: both squares need empty cells."
+                code = "cell_is_castle" if t == CASTLE else "cell_taken"
+                return code, {"cell": cell_name(r, c)}, f"{cell_name(r, c)} is {what}: both squares need empty cells."
         height = max(self.max_r, r0, r1) - min(self.min_r, r0, r1) + 1
         width = max(self.max_c, c0, c1) - min(self.min_c, c0, c1) + 1
         if height > self.size or width > self.size:
+            side = "tall" if height > self.size else "wide"
             return (
-                f"That would make the kingdom {max(height, width)} cells "
-                f"{'tall' if height > self.size else 'wide'}: it must fit in {self.size}x{self.size}."
+                "too_" + side,
+                {"cells": max(height, width), "size": self.size},
+                f"That would make the kingdom {max(height, width)} cells {side}: it must fit in {self.size}x{self.size}.",
             )
         for (r, c), sq in (((r0, c0), domino.squares[0]), ((r1, c1), domino.squares[1])):
             want = TERRAIN_INDEX[sq.terrain]
@@ -194,7 +209,7 @@ class Kingdom:
                     t = terr[rr * n + cc]
                     if t in (CASTLE, want):
                         return None
-        return "That spot is not connected to the castle or to a square of the same terrain."
+        return "not_connected", {}, "That spot is not connected to the castle or to a square of the same terrain."
 
     def legal_placements(self, domino: Domino) -> list[Placement]:
         """Every legal placement of `domino`, each orientation once (first square's cell, direction)."""
@@ -235,9 +250,9 @@ class Kingdom:
 
     def place(self, domino: Domino, placement: Placement) -> None:
         """Put the domino down; raises IllegalPlacement (and changes nothing) where the rules forbid it."""
-        problem = self.placement_problem(domino, placement)
-        if problem is not None:
-            raise IllegalPlacement(problem)
+        refusal = self.placement_refusal(domino, placement)
+        if refusal is not None:
+            raise IllegalPlacement(refusal[2], refusal[0], refusal[1])
         cells = placement.cells
         for (r, c), sq in zip(cells, domino.squares, strict=True):
             self.terr[r * self.n + c] = TERRAIN_INDEX[sq.terrain]
@@ -377,6 +392,7 @@ class Kingdom:
         k.buildings = {cell: b[:] for cell, b in self.buildings.items()}
         k.knights_reserve = self.knights_reserve
         k.knights_placed = self.knights_placed[:]
+        k.knights_sent_this_round = self.knights_sent_this_round
         k.coins = self.coins
         return k
 
@@ -389,6 +405,7 @@ class Kingdom:
             "buildings": [[r, c, b[0], b[1]] for (r, c), b in sorted(self.buildings.items())],
             "knights_reserve": self.knights_reserve,
             "knights_placed": [list(c) for c in self.knights_placed],
+            "knights_sent_this_round": self.knights_sent_this_round,
             "coins": self.coins,
         }
 
@@ -412,5 +429,6 @@ class Kingdom:
         k.buildings = {(int(r), int(c)): [bid, int(t)] for r, c, bid, t in data["buildings"]}
         k.knights_reserve = int(data["knights_reserve"])
         k.knights_placed = [tuple(c) for c in data["knights_placed"]]  # type: ignore[misc]
+        k.knights_sent_this_round = int(data.get("knights_sent_this_round", 0))  # absent from older states
         k.coins = int(data["coins"])
         return k

@@ -5,7 +5,9 @@
 
 Writes table_start.png, table_middle.png, table_end.png, kingdom_legal.png (the kingdom of the player placing a
 domino halfway through, with the legal spots), kingdom_preview.png (the placement the random player then makes,
-with its score change), score_sheet.png and remaining.png (the dominoes unseen halfway through).
+with its score change), placement.png (the turn panel's picture for that move's first cell), offer.png (the next
+claim's dominoes), score_sheet.png and remaining.png (the dominoes unseen halfway through); with Queendomino's
+rules also tax.png and dragon.png, for the first such decisions from halfway on.
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from pathlib import Path
 from engine import PLACE, ConfigError, Game, GameConfig, Place
 from engine.ai import make_agent
 
-from . import render_kingdom, render_remaining, render_score_sheet, render_table
+from . import (
+    render_dragon,
+    render_kingdom,
+    render_offer,
+    render_placement,
+    render_remaining,
+    render_score_sheet,
+    render_table,
+    render_tax,
+)
 
 DEMO_NAMES = ("Alice", "Bérénice", "Chloé", "Dmitri Alexandrovich Karamazov", "Émile", "François", "Gwen", "Håkon")
 
@@ -69,6 +80,22 @@ def write_demo(config: GameConfig, seed: int, out: Path) -> list[Path]:
         move = log[at][1]
         assert isinstance(move, Place) and d.domino is not None
         save("kingdom_preview.png", render_kingdom(placing, d.kingdom, names, None, preview=(d.domino, move.placement)))
+        save("placement.png", render_placement(placing, d.player, d.domino, (move.row, move.col), names, None))
+    # The first claim, tax and dragon decisions from halfway on.
+    later = middle.clone()
+    seen: set[str] = set()
+    panels = {
+        "claim": ("offer.png", render_offer),
+        "tax": ("tax.png", render_tax),
+        "dragon": ("dragon.png", render_dragon),
+    }
+    for _, action in log[half:]:
+        here = later.decision()
+        if here is not None and here.kind in panels and here.kind not in seen:
+            seen.add(here.kind)
+            name, draw = panels[here.kind]
+            save(name, draw(later, here.player, names, None))
+        later.apply(action)
     save("score_sheet.png", render_score_sheet(final, names, None))
     save("remaining.png", render_remaining(middle))
     return written

@@ -74,6 +74,79 @@ def grid_layout(frame: tuple[int, int, int, int], box: Box, *, label_size: int, 
     return GridLayout(top, left, bottom, right, x, y, cell, label_size)
 
 
+def window(kingdom: Kingdom) -> tuple[int, int, int, int]:
+    """The cells the table shows of a kingdom: its squares and one ring of cells around them, within its frame.
+    (The turn panel's large view shows the whole frame, where squares could still go.)"""
+    top, left, bottom, right = kingdom.bounds()
+    ft, fl, fb, fr = kingdom.frame()
+    return (max(ft, top - 1), max(fl, left - 1), min(fb, bottom + 1), min(fr, right + 1))
+
+
+def grid_at(frame: tuple[int, int, int, int], box: Box, *, label_size: int, cell: int) -> GridLayout:
+    """The frame's cells at a given `cell` size, with their coordinates, centred in `box`."""
+    top, left, bottom, right = frame
+    margin = label_margin(label_size)
+    x0, y0, x1, y1 = box
+    width, height = margin + (right - left + 1) * cell, margin + (bottom - top + 1) * cell
+    x = x0 + (x1 - x0 - width) // 2 + margin
+    y = y0 + (y1 - y0 - height) // 2 + margin
+    return GridLayout(top, left, bottom, right, x, y, cell, label_size)
+
+
+@lru_cache(maxsize=256)
+def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image:
+    """A building on a `size`-pixel town square: a warm plate with the building's name in up to three lines, below
+    its towers or crowns (`icons_above`) or using the whole square."""
+    from .palette import BUILDING_INK, BUILDING_PLATE
+
+    im = Image.new("RGB", (size, size), BUILDING_PLATE)
+    draw = Draw(im)
+    b = max(2, size // 20)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=mix(BUILDING_PLATE, OUTLINE, 0.5), width=b)
+    room_top = round(size * 0.3) if icons_above else b
+    font_size, rows = building_lines(name, size, size - room_top - b)
+    step = font_size * 1.08
+    y = room_top + (size - b - room_top - step * len(rows)) / 2 + step / 2
+    for row in rows:
+        text(draw, (size / 2, y), row, font_size, bold=True, fill=BUILDING_INK, anchor="mm")
+        y += step
+    return im
+
+
+# Where a long word may break, so a building's name can be drawn larger on a small square.
+_BREAKS = {"Guardhouse": ("Guard-", "house"), "Guardtower": ("Guard-", "tower"), "Travelling": ("Travel-", "ling")}
+
+
+def building_lines(name: str, size: int, height: float | None = None) -> tuple[int, list[str]]:
+    """(font size, lines) for a building's name on a `size`-pixel square, `height` pixels of it free: the largest
+    font at which the name fits in up to three lines (long words may break where _BREAKS says)."""
+    height = size * 0.68 if height is None else height
+    words: list[str] = []
+    for w in name.split():
+        words.extend(_BREAKS.get(w, (w,)))
+    room = size - max(4, size // 10)
+    splits: list[list[str]] = [[" ".join(words).replace("- ", "")]]
+    n = len(words)
+    for i in range(1, n):
+        splits.append([_join(words[:i]), _join(words[i:])])
+        for j in range(i + 1, n):
+            splits.append([_join(words[:i]), _join(words[i:j]), _join(words[j:])])
+    for font_size in range(max(9, round(size * 0.24)), 8, -1):
+        fitting = [
+            rows
+            for rows in splits
+            if font_size * 1.08 * len(rows) <= height and max(text_width(r, font_size, True) for r in rows) <= room
+        ]
+        if fitting:
+            return font_size, min(fitting, key=len)
+    initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
+    return max(9, round(size * 0.22)), [initials]
+
+
+def _join(words: list[str]) -> str:
+    return " ".join(words).replace("- ", "")
+
+
 @lru_cache(maxsize=64)
 def castle_tile(size: int, colour: RGB) -> Image.Image:
     im = Image.new("RGB", (size, size), mix(colour, (30, 30, 36), 0.55))
@@ -195,21 +268,16 @@ def draw_kingdom(
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, x1, y1 = layout.cell_box(r, c)
         b = building(bid)
-        size = round(s * 0.56)
-        icons.paste(im, "building", x0 + (s - size) / 2, y0 + s * 0.2, size)
-        small = max(8, round(s * 0.3))
+        im.paste(building_tile(b.name, s, bool(towers or b.crowns)), (x0, y0))
+        small = max(8, round(s * 0.28))
         if towers:
             for i in range(min(towers, 2)):
                 icons.paste(im, "tower", x0 + 2 + i * small * 0.7, y0 + 2, small)
             if towers > 2:
-                text(draw, (x0 + 2 + small * 2, y0 + 2), f"{towers}", max(9, small - 2), bold=True)
+                text(draw, (x0 + 4 + small * 1.7, y0 + 2), f"{towers}", max(9, small - 2), bold=True, fill=OUTLINE)
         elif b.crowns:
             for i in range(b.crowns):
-                icons.paste(im, "crown", x0 + 2 + i * small, y0 + 2, small)
-        if large and s >= 64:
-            text(
-                draw, ((x0 + x1) / 2, y1 - 3), b.name, max(10, round(s * 0.13)), bold=True, anchor="md", max_width=s - 6
-            )
+                icons.paste(im, "crown", x0 + (s - small) / 2 + i * small, y0 + 2, small)
     for r, c in k.knights_placed:
         x0, y0, x1, _ = layout.cell_box(r, c)
         size = round(s * 0.42)

@@ -10,7 +10,20 @@ from engine import Game, Placement, cell_name
 from engine.components import TERRAINS
 
 from . import icons, tiles
-from .draw import Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
+from .draw import (
+    Draw,
+    encode,
+    fit_names,
+    king_token,
+    kingdom_colour,
+    player_colours,
+    player_names,
+    seat_of,
+    team_letter,
+    team_mark,
+    text,
+    text_width,
+)
 from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
 from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB, TERRAIN_NAMES, TEXT
 
@@ -73,21 +86,21 @@ def render_kingdom(
 
     im = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = Draw(im)
-    draw.rectangle((0, 0, WIDTH - 1, 10), fill=colour)
+    for i, p in enumerate(k.players):  # the kingdom's colour; a team's two colours side by side
+        draw.rectangle((i * WIDTH // len(k.players), 0, (i + 1) * WIDTH // len(k.players) - 1, 10), fill=colours[p])
 
-    # Header: the player(s) in colour, the score, the economy.
+    # Header: the player(s) in colour with their seat badges (and team mark), the score, the economy.
     x = PAD
     score_w = text_width(str(score.total), 44, True) + text_width("points", 18) + 40
-    for i, p in enumerate(k.players):
-        pc = colours[p]
-        icons.paste(im, "king", x, 26, 44, pc)
-        x += 50
-        room = WIDTH - PAD - score_w - x
-        if len(k.players) > 1 and i == 0:
-            room = room / 2 - 30
-        x += text(draw, (x, 48), names[p], 30, bold=True, anchor="lm", max_width=room) + 18
-        if i == 0 and len(k.players) > 1:
-            x += text(draw, (x, 48), "&", 26, fill=MUTED, anchor="lm") + 16
+    letter = team_letter(game, kingdom_index)
+    if letter is not None:
+        x += team_mark(im, draw, x, 48, 32, letter, colours[k.players[0]], colours[k.players[-1]]) + 12
+    each = (WIDTH - PAD - score_w - x) / len(k.players)
+    shown = fit_names({p: names[p] for p in k.players}, 30, each - 44 * 1.45 - 16)
+    for p in k.players:
+        kw = king_token(im, draw, x, 24, 44, colours[p], seat_of(game, p))
+        text(draw, (x + kw + 8, 48), shown[p], 30, bold=True, anchor="lm", max_width=each - kw - 16)
+        x += each
     right = WIDTH - PAD
     right -= text(draw, (right, 56), "points", 18, fill=MUTED, anchor="rs") + 8
     text(draw, (right, 56), str(score.total), 44, bold=True, anchor="rs")
@@ -123,7 +136,7 @@ def render_kingdom(
         before, after = change
         delta = after - before
         colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
-        label = f"{delta:+d} points" if delta else "no points"
+        label = f"{delta:+d} point{'s' if abs(delta) != 1 else ''}" if delta else "no points"
         x += 20
         x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
         text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")

@@ -6,14 +6,17 @@ from __future__ import annotations
 RGB = tuple[int, int, int]
 
 # Okabe & Ito's colour-blind-safe set, reordered so the first four (the usual player counts) are the most apart,
-# with their black swapped for a light grey that shows on the dark table.
+# with their black swapped for a light grey that shows on the dark table, and their orange (too near vermillion and
+# yellow for deuteranopes) for a violet: simulated for protanopia, deuteranopia and tritanopia (Machado 2009), every
+# two of the eight stay at least 18 CIELAB units apart. Every king also carries its seat number, so colour is never
+# needed to tell players apart.
 PLAYER_COLOURS: tuple[RGB, ...] = (
     (230, 97, 1),  # vermillion
     (86, 180, 233),  # sky blue
     (240, 228, 66),  # yellow
     (204, 121, 167),  # reddish purple
-    (0, 158, 115),  # bluish green
-    (232, 166, 20),  # orange
+    (40, 156, 84),  # green (Okabe & Ito's bluish green, less blue: tritanopes confused it with sky blue)
+    (150, 45, 255),  # violet
     (40, 110, 200),  # blue
     (226, 226, 226),  # light grey
 )
@@ -53,6 +56,8 @@ WINNER_ROW: RGB = (74, 62, 28)
 PREVIEW: RGB = (255, 236, 120)
 LEGAL: RGB = (120, 240, 200)
 BOX_COLOURS: dict[str, RGB] = {"K": (64, 116, 190), "Q": (168, 84, 150)}
+BUILDING_PLATE: RGB = (236, 222, 196)
+BUILDING_INK: RGB = (70, 40, 30)
 GAIN: RGB = (120, 220, 120)
 LOSS: RGB = (240, 120, 110)
 

@@ -11,7 +11,17 @@ from engine import Game
 from engine.components import TERRAINS, building
 
 from . import icons, tiles
-from .draw import Draw, encode, kingdom_colour, player_colours, player_names, text
+from .draw import (
+    Draw,
+    encode,
+    fit_names,
+    king_token,
+    player_colours,
+    player_names,
+    seat_of,
+    text,
+    text_width,
+)
 from .palette import (
     BACKGROUND,
     FAINT,
@@ -19,7 +29,6 @@ from .palette import (
     MUTED,
     PANEL,
     PANEL_EDGE,
-    PANEL_LIGHT,
     RGB,
     TERRAIN_NAMES,
     TEXT,
@@ -27,13 +36,12 @@ from .palette import (
     mix,
 )
 
-PAD = 20
-NAME_W = 300
+PAD = 16
+LABEL_W = 170
 COL_W = 78
-HEAD_H = 84
-COLUMN_HEAD = 70
-ROW_H = 66
-DETAIL_H = 24
+HEAD_H = 92
+PART_H = 40
+NAME_SIZE = 19
 GAME_TITLES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 TIEBREAK_WORDS = {
     "largest territory": "the largest territory",
@@ -76,176 +84,150 @@ def _columns(game: Game, tiebreak: str | None) -> list[Column]:
 def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None) -> bytes:
     """The score sheet as PNG bytes: final when the game is over, else the scores so far.
 
-    One row per kingdom (player or team), best first, with every part of the breakdown; with Dynasty, each game's
-    total and the match total. The winner's row is highlighted and the tie-break named when one decided."""
+    One column per kingdom (player or team), best first, one row per part of the score (each terrain, the queen,
+    buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
+    decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
     names = player_names(game, names)
     colours = player_colours(game, colours)
     breakdowns = game.scores()
     over = game.is_over
     result = game.result() if over else None
-    order = result.order if result else game.ranking().order
+    order = list(result.order if result else game.ranking().order)
     winners = set(result.winner_kingdoms) if result else set()
     tiebreak = result.tiebreak if result else None
-    columns = _columns(game, tiebreak)
+    parts = _columns(game, tiebreak)
     deals = game.config.deals
     match = game.match_totals() if deals > 1 else [b.total for b in breakdowns]
     if result is not None and deals > 1:
         match = list(result.totals)
-
-    details = []
-    for b in breakdowns:
-        parts = [f"{building(bid).name} {pts}" for bid, pts in b.buildings]
-        details.append(" · ".join(parts))
-    has_details = any(details)
-    row_h = ROW_H + (DETAIL_H if has_details else 0)
-    width = PAD * 2 + 56 + NAME_W + sum(c.width for c in columns)
-    footer_h = 96
-    height = HEAD_H + COLUMN_HEAD + 18 + len(order) * (row_h + 6) + footer_h + PAD
+    n = len(order)
+    col_w = 150 if n <= 4 else 112
+    width = PAD * 2 + LABEL_W + n * col_w
+    details = [
+        (i, " · ".join(_unbroken(f"{building(bid).name} {pts}") for bid, pts in breakdowns[i].buildings)) for i in order
+    ]
+    details = [(i, d) for i, d in details if d]
+    teams = any(len(game.kingdoms[i].players) > 1 for i in order)
+    head_h = 156 if teams else 128
+    height = HEAD_H + head_h + len(parts) * (PART_H + 2) + 20 + len(details) * 26 * 2 + 150 + PAD
     im = Image.new("RGB", (width, height), BACKGROUND)
     draw = Draw(im)
 
     # Title.
     draw.rectangle((0, 0, width, HEAD_H - 14), fill=PANEL)
-    icons.paste(im, "crown", PAD, 14, 44)
-    title = "Final scores" if over else "Scores so far"
-    x = PAD + 56
-    x += text(draw, (x, 36), title, 32, bold=True, anchor="lm") + 16
+    icons.paste(im, "crown", PAD, 18, 40)
+    x = PAD + 52
+    text(draw, (x, 28), "Final scores" if over else "Scores so far", 28, bold=True, anchor="lm")
     cfg = game.config
-    sub = (
-        GAME_TITLES[cfg.game] + f" · {len(cfg.players)} players" + (f" in {len(cfg.teams)} teams" if cfg.teams else "")
-    )
+    sub = GAME_TITLES[cfg.game] + (f", {len(cfg.teams)} teams" if cfg.teams else f", {len(cfg.players)} players")
     if cfg.variants:
         sub += " · " + ", ".join(v.replace("-", " ") for v in sorted(cfg.variants))
     if not over:
-        sub += f" · round {game.round} of {game.setup.rounds}"
-    text(draw, (x, 38), sub, 18, fill=MUTED, anchor="lm", max_width=width - x - PAD)
+        sub += f" · round {game.round}/{game.setup.rounds}"
+    text(draw, (x, 58), sub, 17, fill=MUTED, anchor="lm", max_width=width - x - PAD)
+    if deals > 1:  # the parts are the current (or last) game's; the games' totals follow
+        shown_deal = min(game.deal + 1, deals)
+        text(draw, (PAD + 4, HEAD_H + 92), f"Game {shown_deal}", 20, bold=True, fill=TEXT, anchor="lm")
+        text(draw, (PAD + 4, HEAD_H + 114), "in detail:", 17, fill=MUTED, anchor="lm")
 
-    # Column heads: a tile or icon, and the name.
+    # Column heads: rank (a crown for the winner), kings with seat badges, names.
     y = HEAD_H
-    x = PAD + 56 + NAME_W
-    if deals > 1:  # the breakdown columns are the current (or last) game's
-        bx1 = x + sum(c.width for c in columns if not c.key.startswith("game") and c.key != "total")
-        shown = min(game.deal + 1, deals)
-        text(draw, ((x + bx1) / 2, y + 2), f"Game {shown} in detail", 14, bold=True, fill=MUTED, anchor="mm")
-        draw.line((x + 8, y + 12, bx1 - 8, y + 12), fill=PANEL_EDGE, width=2)
-        y += 18
-    text(
-        draw,
-        (PAD + 56, y + COLUMN_HEAD / 2),
-        "Player" if not cfg.teams else "Team",
-        17,
-        bold=True,
-        fill=MUTED,
-        anchor="lm",
-    )
-    for c in columns:
-        cx = x + c.width / 2
-        if c.icon is not None:
-            kind, what = c.icon
-            if kind == "tile":
-                im.paste(tiles.terrain_tile(what, 0, 30), (round(cx - 15), y + 6))
-            else:
-                icons.paste(im, what, cx - 15, y + 6, 30, (214, 214, 218) if what in ("castle",) else None)
-            text(draw, (cx, y + 52), c.label, 14, fill=MUTED, anchor="mm", max_width=c.width - 4)
-        else:
-            bold = c.key == "total"
-            text(
-                draw,
-                (cx, y + COLUMN_HEAD / 2),
-                c.label,
-                16 if bold else 15,
-                bold=True,
-                fill=TEXT if bold else MUTED,
-                anchor="mm",
-                max_width=c.width - 4,
-            )
-        x += c.width
-    draw.line((PAD, y + COLUMN_HEAD - 4, width - PAD, y + COLUMN_HEAD - 4), fill=PANEL_EDGE, width=2)
-
-    # Rows.
-    y += COLUMN_HEAD + 2
-    for rank, i in enumerate(order, start=1):
-        b = breakdowns[i]
-        k = game.kingdoms[i]
+    x0 = PAD + LABEL_W
+    for c, i in enumerate(order):
+        cx0 = x0 + c * col_w
         winner = i in winners
-        box = (PAD, y, width - PAD, y + row_h)
-        fill = WINNER_ROW if winner else (PANEL if rank % 2 else PANEL_LIGHT)
-        draw.rounded_rectangle(box, radius=10, fill=fill, outline=GOLD if winner else None, width=2)
-        draw.rounded_rectangle(
-            (PAD + 6, y + 10, PAD + 11, y + ROW_H - 10), radius=2, fill=kingdom_colour(game, i, colours)
-        )
-        cy = y + ROW_H / 2
-        if winner:
-            icons.paste(im, "crown", PAD + 16, cy - 17, 34)
-        else:
-            text(draw, (PAD + 33, cy), str(rank), 22, bold=True, fill=MUTED, anchor="mm")
-        # Names, with their kings; teams on two lines.
-        nx = PAD + 56
-        players = k.players
-        line_h = ROW_H / len(players)
-        for j, p in enumerate(players):
-            ly = y + line_h * (j + 0.5)
-            size = 30 if len(players) == 1 else 24
-            icons.paste(im, "king", nx, ly - size / 2, size, colours[p])
-            text(
-                draw,
-                (nx + size + 8, ly),
-                names[p],
-                21 if len(players) == 1 else 18,
-                bold=True,
-                anchor="lm",
-                max_width=NAME_W - size - 24,
-            )
-        values = _values(game, i, b, match)
-        x = PAD + 56 + NAME_W
-        for c in columns:
-            value = values.get(c.key, 0)
-            cx = x + c.width / 2
-            if c.key == "total":
-                text(draw, (cx, cy), str(value), 28, bold=True, fill=GOLD if winner else TEXT, anchor="mm")
-            elif c.key in ("largest", "crowns", "coins_left"):
-                decisive = tiebreak is not None and _decides(tiebreak, c.key)
-                text(
-                    draw,
-                    (cx, cy),
-                    str(value),
-                    20,
-                    bold=decisive,
-                    fill=GOLD if decisive and winner else MUTED,
-                    anchor="mm",
-                )
-            elif value:
-                text(draw, (cx, cy), str(value), 22, bold=True, fill=TEXT, anchor="mm")
-            else:
-                text(draw, (cx, cy), "–", 20, fill=FAINT, anchor="mm")
-            x += c.width
-        if has_details and details[i]:
-            text(
-                draw,
-                (PAD + 56, y + ROW_H + DETAIL_H / 2 - 4),
-                "Buildings: " + details[i],
-                14,
-                fill=MUTED,
-                anchor="lm",
-                max_width=width - 2 * PAD - 70,
-            )
-        y += row_h + 6
+        box = (cx0 + 3, y, cx0 + col_w - 3, y + head_h + len(parts) * (PART_H + 2) + 6)
+        draw.rounded_rectangle(box, radius=12, fill=WINNER_ROW if winner else PANEL,
+                               outline=GOLD if winner else PANEL_EDGE, width=2 if winner else 1)  # fmt: skip
+        band = game.kingdoms[i].players
+        bw = (col_w - 28) / len(band)
+        for j, p in enumerate(band):  # the kingdom's colour; a team's two colours side by side
+            draw.rounded_rectangle((cx0 + 14 + j * bw, y + 8, cx0 + 14 + (j + 1) * bw - 1, y + 13), radius=2,
+                                   fill=colours[p])  # fmt: skip
 
-    # Footer: the winner in words, and the tie-break.
+        mid = cx0 + col_w / 2
+        if winner:
+            icons.paste(im, "crown", mid - 16, y + 20, 32)
+        else:
+            text(draw, (mid, y + 36), f"#{c + 1}", 22, bold=True, fill=MUTED, anchor="mm")
+        players = game.kingdoms[i].players
+        shown = fit_names({p: names[p] for p in players}, NAME_SIZE, col_w - 14)
+        ky = y + 60
+        kx = mid - len(players) * 22
+        for p in players:
+            king_token(im, draw, kx, ky, 36, colours[p], seat_of(game, p))
+            kx += 44
+        ny = ky + 50
+        for p in players:
+            text(draw, (mid, ny), shown[p], NAME_SIZE, bold=True, anchor="mm", max_width=col_w - 12)
+            ny += 26
+
+    # Rows: each part of the score, then the total.
+    y += head_h
+    stripe = Image.new("RGBA", (width - 2 * PAD, PART_H), (255, 255, 255, 12))
+    for r, part in enumerate(parts):
+        ry = y + r * (PART_H + 2)
+        total = part.key == "total"
+        if total:
+            draw.line((PAD, ry - 1, width - PAD, ry - 1), fill=PANEL_EDGE, width=2)
+        elif r % 2:  # a light veil, so the winner's column keeps its colour
+            im.paste(stripe, (PAD, ry), stripe)
+        cy = ry + PART_H / 2
+        lx = PAD + 4
+        if part.icon is not None:
+            kind, what = part.icon
+            if kind == "tile":
+                im.paste(tiles.terrain_tile(what, 0, 30), (lx, round(cy - 15)))
+            else:
+                icons.paste(im, what, lx, cy - 15, 30, (214, 214, 218) if what == "castle" else None)
+        label = part.label
+        text(draw, (lx + 38, cy), label, 20 if total else 18, bold=total, fill=TEXT if total else MUTED,
+             anchor="lm", max_width=LABEL_W - 44)  # fmt: skip
+        for c, i in enumerate(order):
+            value = _values(game, i, breakdowns[i], match).get(part.key, 0)
+            mid = x0 + c * col_w + col_w / 2
+            winner = i in winners
+            if total:
+                text(draw, (mid, cy), str(value), 30, bold=True, fill=GOLD if winner else TEXT, anchor="mm")
+            elif part.key in ("largest", "crowns", "coins_left"):
+                decisive = tiebreak is not None and _decides(tiebreak, part.key)
+                text(draw, (mid, cy), str(value), 20, bold=decisive, fill=GOLD if decisive and winner else MUTED,
+                     anchor="mm")  # fmt: skip
+            elif value:
+                text(draw, (mid, cy), str(value), 22, bold=True, fill=TEXT, anchor="mm")
+            else:
+                text(draw, (mid, cy), "–", 20, fill=FAINT, anchor="mm")
+    y += len(parts) * (PART_H + 2) + 20
+
+    # Buildings in detail, then the winner in words and the tie-break.
+    for i, words in details:
+        who = " & ".join(names[p] for p in game.kingdoms[i].players)
+        for line in wrap(f"{who}: {words}", 16, width - 2 * PAD, bold=False):
+            text(draw, (PAD + 4, y + 10), line, 16, fill=MUTED, anchor="lm")
+            y += 24
     y += 10
     for line, size, colour in _footer(game, names, breakdowns, match, result):
-        text(
-            draw,
-            (PAD + 4, y + size / 2 + 4),
-            line,
-            size,
-            bold=colour == GOLD,
-            fill=colour,
-            anchor="lm",
-            max_width=width - 2 * PAD,
-        )
-        y += size + 16
+        for part_line in wrap(line, size, width - 2 * PAD, bold=colour == GOLD):
+            text(draw, (PAD + 4, y + size / 2 + 4), part_line, size, bold=colour == GOLD, fill=colour, anchor="lm")
+            y += size + 10
+        y += 6
     return encode(im.crop((0, 0, width, min(height, y + PAD))))
+
+
+def wrap(words: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """`words` broken into lines of at most `width` pixels (a word longer than a line is cut when drawn)."""
+    lines: list[str] = []
+    line = ""
+    for word in words.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines[:6]
 
 
 def _decides(tiebreak: str, key: str) -> bool:
@@ -295,3 +277,8 @@ def _footer(game: Game, names, breakdowns, match: list[int], result) -> list[tup
     elif result.tiebreak == "shared":
         lines.append(("Tied on points, largest territory and the next tie-break: the win is shared.", 19, MUTED))
     return lines
+
+
+def _unbroken(words: str) -> str:
+    """`words` kept on one line when wrapped (no-break spaces)."""
+    return words.replace(" ", "\u00a0")

@@ -1,4 +1,11 @@
-"""The table after every move: header, the current and next line, the builders' board, and every kingdom."""
+"""The table after every move: header, the current and next line, the builders' board, and every kingdom.
+
+Portrait, 1000 pixels wide whatever the player count, so a phone (about 780 pixels across) shows it at 0.78: the
+sizes below are chosen so that, at that scale, terrain letters and crowns stay 12 pixels or more and names, scores
+and coordinates 14 or more for tables of 2-4 kingdoms (tables of 5-7 kingdoms put three kingdoms in a row and are
+smaller; each player then sees their own kingdom large in their turn panel). The lines, then the builders' board,
+then the kingdoms two (or three) to a row, each showing its squares and one ring of cells around them.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +18,22 @@ from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, domino
 from engine.components import builders_board_spec, building
 
 from . import icons, tiles
-from .draw import Box, Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
-from .kingdom import GridLayout, draw_kingdom, grid_layout
+from .draw import (
+    Box,
+    Draw,
+    encode,
+    fit_names,
+    king_token,
+    kingdom_colour,
+    player_colours,
+    player_names,
+    seat_of,
+    team_letter,
+    team_mark,
+    text,
+    text_width,
+)
+from .kingdom import GridLayout, draw_kingdom, grid_at, label_margin, window
 from .palette import (
     BACKGROUND,
     BOX_COLOURS,
@@ -30,14 +51,30 @@ from .palette import (
     mix,
 )
 
-GAP = 16
-HEADER_H = 118
-TITLE_H = 34  # a section's title inside its panel
-PANEL_HEADER = 50
-BOARD_FOOTER = 84
-SIDE_W = 104  # the stats column beside a kingdom's grid (up to 3 columns of kingdoms)
-STATS_H = 34  # the stats row under a kingdom's name (4 columns of kingdoms)
+WIDTH = 1000
+PHONE_WIDTH = 780  # what a phone shows of a picture's width
+GAP = 14
+TITLE_BAR = 58
+HEADER_H = TITLE_BAR + 74
+TITLE_H = 38  # a section's title inside its panel
+PANEL_HEADER = 60
+TEAM_PANEL_HEADER = 96  # a team's two players on two lines
+STATS_H = 40  # the stats row under a kingdom's name
+BOARD_CARD_H = 108
+BOARD_FOOTER = 88
 GAME_TITLES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
+
+# Font sizes (pixels at full size).
+STATUS_SIZE = 24
+SECTION_SIZE = 20
+LINE_NAME_SIZE = 20
+NOTE_SIZE = 18
+NAME_SIZE = 22
+SCORE_SIZE = 34
+STAT_SIZE = 20
+LABEL_SIZE = 18  # coordinates
+BOARD_NAME_SIZE = 20
+BOARD_ITEM_SIZE = 18
 
 
 @dataclass(frozen=True)
@@ -53,62 +90,71 @@ class TableLayout:
     board: Box | None
     panels: tuple[Box, ...]
     grids: tuple[GridLayout, ...]
-    side: bool  # stats in a column beside the grid (else in a row under the name)
+    name_size: int  # players' names on their kingdoms
+    score_size: int
+    header: int  # height of a kingdom's header (names and score)
 
     def cell_box(self, kingdom_index: int, row: int, col: int) -> Box:
         return self.grids[kingdom_index].cell_box(row, col)
 
+    @property
+    def phone_scale(self) -> float:
+        """How much a phone (780 pixels across) shrinks this picture."""
+        return min(1.0, PHONE_WIDTH / self.width)
+
 
 def _columns(n: int) -> int:
-    return {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3}.get(n, 4)
+    return 1 if n == 1 else 2 if n <= 4 else 3
+
+
+def _board_height() -> int:
+    return TITLE_H + 2 * BOARD_CARD_H + 10 + BOARD_FOOTER + 8
 
 
 def table_layout(game: Game) -> TableLayout:
     """The table's geometry for `game` (independent of names, colours and who is active)."""
     n = len(game.kingdoms)
     cols = _columns(n)
-    line_size = game.setup.line_size
-    entry = 58 if line_size <= 4 else 48
-    tile = entry - 10
-    qd = game.queendomino_rules
-    # Middle band: the lines (two columns of entries) and, for Queendomino rules, the builders' board.
-    entry_w = _entry_width(entry, tile)
-    lines_w = 2 * entry_w + 3 * GAP
-    board_w = 500 if qd else 0
-    panel_w = {1: 600, 2: 560, 3: 430, 4: 350}[cols]
-    width = max(cols * panel_w + (cols + 1) * GAP, lines_w + board_w + (3 if qd else 2) * GAP)
-    panel_w = (width - (cols + 1) * GAP) // cols
-    band_h = TITLE_H + line_size * (entry + 6) + 10
-    if qd:
-        band_h = max(band_h, TITLE_H + 3 * 74 + 2 * 8 + BOARD_FOOTER + 6)
+    width = WIDTH
+    compact = n > 4
+    entry = 62 if compact else 68
+    tile = entry - 12
     y = HEADER_H
-    if qd:
-        lines = (GAP, y, GAP + lines_w, y + band_h)
-        board: Box | None = (lines[2] + GAP, y, width - GAP, y + band_h)
-    else:
-        x0 = (width - lines_w) // 2
-        lines, board = (x0, y, x0 + lines_w, y + band_h), None
-    y += band_h + GAP
-    side = cols <= 3
-    grid_h = {1: 520, 2: 440, 3: 380, 4: 300}[cols]
-    panel_h = PANEL_HEADER + (0 if side else STATS_H) + grid_h + 12
+    # The lines: two columns of entries (this round, next round) across the width; the final ranking at the end.
+    rows = (n + 1) // 2 if game.is_over else game.setup.line_size
+    lines = (GAP, y, width - GAP, y + TITLE_H + rows * (entry + 6) + 10)
+    y = lines[3] + GAP
+    board: Box | None = None
+    if game.queendomino_rules and not game.is_over:  # at the end, the ranking and the kingdoms are what matter
+        board = (GAP, y, width - GAP, y + _board_height())
+        y = board[3] + GAP
+    # Kingdoms: every grid shows its window with one cell size, as large as the widest window allows.
+    panel_w = (width - (cols + 1) * GAP) // cols
+    windows = [window(k) for k in game.kingdoms]
+    wrows = max(b - t + 1 for t, _, b, _ in windows)
+    wcols = max(r - c + 1 for _, c, _, r in windows)
+    label = LABEL_SIZE if not compact else 16
+    margin = label_margin(label)
+    pad = 8
+    cell = min(88, (panel_w - 2 * pad - margin) // wcols)
+    grid_h = margin + wrows * cell + pad
+    header = TEAM_PANEL_HEADER if game.config.teams else PANEL_HEADER
+    panel_h = header + STATS_H + grid_h
     panels, grids = [], []
-    for i, k in enumerate(game.kingdoms):
+    for i in range(n):
         r, c = divmod(i, cols)
         x0 = GAP + c * (panel_w + GAP)
         y0 = y + r * (panel_h + GAP)
         panels.append((x0, y0, x0 + panel_w, y0 + panel_h))
-        gy0 = y0 + PANEL_HEADER + (0 if side else STATS_H)
-        gx1 = x0 + panel_w - (SIDE_W if side else 8)
-        label = 15 if cols <= 3 else 13
-        grids.append(grid_layout(k.frame(), (x0 + 4, gy0, gx1, gy0 + grid_h), label_size=label, max_cell=96))
-    rows = (n + cols - 1) // cols
-    height = y + rows * (panel_h + GAP)
-    return TableLayout(width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), side)
-
-
-def _entry_width(entry: int, tile: int) -> int:
-    return 54 + 2 * tile + 12 + (entry - 16) + 8 + 124
+        gy0 = y0 + header + STATS_H
+        grids.append(
+            grid_at(windows[i], (x0 + pad, gy0, x0 + panel_w - pad, gy0 + grid_h - pad), label_size=label, cell=cell)
+        )
+    height = y + ((n + cols - 1) // cols) * (panel_h + GAP)
+    name = NAME_SIZE if not compact else 20
+    return TableLayout(
+        width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE, header
+    )
 
 
 # -- header ------------------------------------------------------------------------------------------------------
@@ -135,39 +181,37 @@ def _status(game: Game, names: Mapping[str, str]) -> tuple[str | None, str]:
 
 def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, names, colours) -> None:
     w = layout.width
-    draw.rectangle((0, 0, w, 56), fill=PANEL)
-    draw.line((0, 56, w, 56), fill=PANEL_EDGE, width=2)
-    icons.paste(im, "crown", GAP, 8, 40)
-    x = GAP + 50
-    x += text(draw, (x, 29), GAME_TITLES[game.config.game], 30, bold=True, anchor="lm") + 14
+    draw.rectangle((0, 0, w, TITLE_BAR), fill=PANEL)
+    draw.line((0, TITLE_BAR, w, TITLE_BAR), fill=PANEL_EDGE, width=2)
+    icons.paste(im, "crown", GAP, 10, 38)
+    x = GAP + 48
+    x += text(draw, (x, TITLE_BAR / 2), GAME_TITLES[game.config.game], 28, bold=True, anchor="lm") + 12
     cfg = game.config
-    bits = [f"{len(cfg.players)} players" + (f" in {len(cfg.teams)} teams" if cfg.teams else "")]
-    bits += [v.replace("-", " ") for v in sorted(cfg.variants)]
-    if cfg.deals > 1:
-        bits.insert(0, f"game {game.deal + 1} of {cfg.deals}")
     if game.is_over:
         round_text = "Final"
     elif game.round == 0:
-        round_text = "Set-up: first line"
+        round_text = "Set-up"
     else:
-        round_text = f"Round {game.round} of {game.setup.rounds}" + (" · last round" if game.is_last_round else "")
-    right = w - GAP - text(draw, (w - GAP, 29), round_text, 24, bold=True, fill=GOLD, anchor="rm") - 24
-    text(draw, (x, 31), " · ".join(bits), 18, fill=MUTED, anchor="lm", max_width=right - x)
+        round_text = f"Round {game.round}/{game.setup.rounds}" + (" · last" if game.is_last_round else "")
+    right = w - GAP - text(draw, (w - GAP, TITLE_BAR / 2), round_text, 24, bold=True, fill=GOLD, anchor="rm") - 16
+    bits = [f"{len(cfg.players)} players" + (f", {len(cfg.teams)} teams" if cfg.teams else "")]
+    bits += [v.replace("-", " ") for v in sorted(cfg.variants)]
+    if cfg.deals > 1:
+        bits.insert(0, f"game {game.deal + 1} of {cfg.deals}")
+    text(draw, (x, TITLE_BAR / 2 + 1), " · ".join(bits), NOTE_SIZE, fill=MUTED, anchor="lm", max_width=right - x)
 
     # The status bar: who acts and what they do, with their king and colour.
-    player, words = _status(game, names)
+    player, words = _status(game, fit_names(names, STATUS_SIZE, 380))
     colour = colours[player] if player else GOLD
-    box = (GAP, 66, w - GAP, HEADER_H - 8)
+    box = (GAP, TITLE_BAR + 10, w - GAP, HEADER_H - 8)
     draw.rounded_rectangle(box, radius=12, fill=mix(colour, BACKGROUND, 0.78), outline=colour, width=2)
     cy = (box[1] + box[3]) / 2
-    tx = GAP + 16
     if player:
-        icons.paste(im, "king", GAP + 10, cy - 19, 38, colour)
-        tx = GAP + 56
+        tx = GAP + 12 + king_token(im, draw, GAP + 10, cy - 21, 40, colour, seat_of(game, player)) + 10
     else:
         icons.paste(im, "crown", GAP + 10, cy - 17, 34)
         tx = GAP + 54
-    text(draw, (tx, cy), words, 22, bold=True, anchor="lm", max_width=w - GAP - tx - 16)
+    text(draw, (tx, cy), words, STATUS_SIZE, bold=True, anchor="lm", max_width=w - GAP - tx - 12)
 
 
 # -- the lines ---------------------------------------------------------------------------------------------------
@@ -177,36 +221,42 @@ def _badge(draw: Draw, box: Box, domino_id: str, royal: bool) -> None:
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=mix(fill, (255, 255, 255), 0.25))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if royal:  # the box's letter too: numbers repeat across the two boxes
-        text(draw, (cx, cy), domino_id, 19, bold=True, anchor="mm")
+        text(draw, (cx, cy), domino_id, 21, bold=True, anchor="mm", max_width=x1 - x0 - 4)
     else:
-        text(draw, (cx, cy), domino_id[1:], 22, bold=True, anchor="mm")
+        text(draw, (cx, cy), domino_id[1:], 24, bold=True, anchor="mm")
 
 
-def _draw_line(
-    im: Image.Image,
-    draw: Draw,
-    game: Game,
-    layout: TableLayout,
-    x0: int,
-    y0: int,
-    line: list[list],
-    title: str,
-    empty: str,
-    names: Mapping[str, str],
-    colours: Mapping[str, RGB],
-    *,
-    current: bool,
-) -> None:
+def _entry_width(layout: TableLayout) -> int:
+    x0, _, x1, _ = layout.lines
+    return (x1 - x0 - 3 * GAP) // 2
+
+
+def _player_mark(im, draw, game: Game, player: str, x: float, y: float, size: int, colours) -> float:
+    """A king with the seat badge, and the team mark in team games; returns the width drawn."""
+    w = king_token(im, draw, x, y, size, colours[player], seat_of(game, player))
+    letter = team_letter(game, game.kingdom_of(player))
+    if letter is not None:
+        a, b = (colours[p] for p in game.kingdoms[game.kingdom_of(player)].players)
+        w += 6 + team_mark(im, draw, x + w + 6, y + size / 2, 26, letter, a, b)
+    return w
+
+
+def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line, title: str, empty: str, names,
+               colours, *, current: bool) -> None:  # fmt: skip
     entry, tile = layout.entry, layout.tile
-    width = _entry_width(entry, tile)
-    text(draw, (x0 + 4, y0 + TITLE_H / 2), title, 19, bold=True, fill=MUTED, anchor="lm")
+    width = _entry_width(layout)
+    text(draw, (x0 + 4, y0 + TITLE_H / 2), title, SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
     y = y0 + TITLE_H
     if not line:
         draw.rounded_rectangle((x0, y, x0 + width, y + entry), radius=10, outline=PANEL_EDGE, width=2)
-        text(draw, (x0 + width / 2, y + entry / 2), empty, 17, fill=FAINT, anchor="mm", max_width=width - 20)
+        text(draw, (x0 + width / 2, y + entry / 2), empty, NOTE_SIZE, fill=FAINT, anchor="mm", max_width=width - 20)
         return
     d = game.decision()
     royal = game.config.game == "royal-wedding"
+    mark = (entry - 22) * 1.45 + (6 + 39 if game.config.teams else 0)
+    room = width - 64 - 2 * tile - 10 - mark - 16
+    placed_w = text_width("placed", NOTE_SIZE) + 6
+    shown = {False: fit_names(names, LINE_NAME_SIZE, room), True: fit_names(names, LINE_NAME_SIZE, room - placed_w)}
     for i, (domino_id, king_index) in enumerate(line):
         acting = (
             d is not None
@@ -219,140 +269,82 @@ def _draw_line(
         king = game.kings[king_index] if king_index is not None else None
         edge = colours[king.player] if acting and king else PANEL_EDGE
         draw.rounded_rectangle(box, radius=10, fill=fill, outline=edge, width=3 if acting else 1)
-        _badge(draw, (x0 + 6, y + 5, x0 + 54, y + entry - 5), domino_id, royal)
+        _badge(draw, (x0 + 6, y + 6, x0 + 58, y + entry - 6), domino_id, royal)
         dom = domino(domino_id)
-        tx = x0 + 62
+        tx = x0 + 64
         ty = y + (entry - tile) // 2
         for sq in dom.squares:
             im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, tile), (tx, ty))
             tx += tile
-        draw.rectangle((x0 + 62, ty, tx - 1, ty + tile - 1), outline=OUTLINE, width=2)
-        kx = tx + 12
+        draw.rectangle((x0 + 64, ty, tx - 1, ty + tile - 1), outline=OUTLINE, width=2)
+        kx = tx + 10
         end = x0 + width - 8
         if done:
             veil = Image.new("RGBA", (kx - x0, entry + 1), (*BACKGROUND, 150))
             im.paste(veil, (x0, y), veil)
-            end -= text(draw, (end, y + entry / 2), "placed", 14, fill=MUTED, anchor="rm") + 6
+            end -= text(draw, (end, y + entry / 2), "placed", NOTE_SIZE, fill=MUTED, anchor="rm") + 6
         if king is not None:
-            size = entry - 16
-            icons.paste(im, "king", kx, y + 7, size, colours[king.player])
-            text(
-                draw,
-                (kx + size + 8, y + entry / 2),
-                names[king.player],
-                18,
-                bold=acting,
-                fill=MUTED if done else TEXT,
-                anchor="lm",
-                max_width=end - (kx + size + 8),
-            )
+            size = entry - 22
+            kw = _player_mark(im, draw, game, king.player, kx, y + 9, size, colours)
+            nx = kx + kw + 8
+            text(draw, (nx, y + entry / 2), shown[done][king.player], LINE_NAME_SIZE, bold=acting,
+                 fill=MUTED if done else TEXT, anchor="lm", max_width=end - nx)  # fmt: skip
         else:
-            text(draw, (kx + 6, y + entry / 2), "free", 17, fill=FAINT, anchor="lm")
+            text(draw, (kx + 6, y + entry / 2), "free", NOTE_SIZE, fill=FAINT, anchor="lm")
         y += entry + 6
 
 
 def _draw_lines(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
     x0, y0, _x1, _y1 = layout.lines
     draw.rounded_rectangle(layout.lines, radius=14, fill=PANEL, outline=PANEL_EDGE)
-    entry_w = _entry_width(layout.entry, layout.tile)
     left = x0 + GAP
-    right = left + entry_w + GAP
-    over = game.is_over
-    if over:
+    right = left + _entry_width(layout) + GAP
+    if game.is_over:
         _draw_ranking(im, draw, game, layout, names, colours)
         return
     if game.round == 0:
-        _draw_line(
-            im,
-            draw,
-            game,
-            layout,
-            left,
-            y0,
-            game.current_line,
-            "First line: claim a domino",
-            "",
-            names,
-            colours,
-            current=True,
-        )
-        _draw_line(
-            im,
-            draw,
-            game,
-            layout,
-            right,
-            y0,
-            [],
-            "Next line",
-            "Drawn once every king is placed",
-            names,
-            colours,
-            current=False,
-        )
+        _draw_line(im, draw, game, layout, left, y0, game.current_line, "First line: claim a domino", "", names,
+                   colours, current=True)  # fmt: skip
+        _draw_line(im, draw, game, layout, right, y0, [], "Next line", "Drawn once every king is placed", names,
+                   colours, current=False)  # fmt: skip
         return
     now = f"This round ({game.round})"
-    _draw_line(
-        im, draw, game, layout, left, y0, game.current_line, now, "No dominoes left", names, colours, current=True
-    )
+    _draw_line(im, draw, game, layout, left, y0, game.current_line, now, "No dominoes left", names, colours,
+               current=True)  # fmt: skip
     nxt = f"Next round ({game.round + 1})" if game.next_line else "Next round"
-    _draw_line(
-        im,
-        draw,
-        game,
-        layout,
-        right,
-        y0,
-        game.next_line,
-        nxt,
-        "Last round: no next line",
-        names,
-        colours,
-        current=False,
-    )
+    _draw_line(im, draw, game, layout, right, y0, game.next_line, nxt, "Last round: no next line", names, colours,
+               current=False)  # fmt: skip
 
 
 def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
-    """At the end, the lines' place shows the final ranking."""
+    """At the end, the lines' place shows the final ranking, two kingdoms to a row."""
     x0, y0, _, _ = layout.lines
     result = game.result()
     entry = layout.entry
-    width = _entry_width(layout.entry, layout.tile)
-    per_column = max(1, (len(result.order) + 1) // 2) if len(result.order) > 4 else len(result.order)
-    text(draw, (x0 + GAP + 4, y0 + TITLE_H / 2), "Final ranking", 19, bold=True, fill=MUTED, anchor="lm")
+    width = _entry_width(layout)
+    text(draw, (x0 + GAP + 4, y0 + TITLE_H / 2), "Final ranking", SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
     for rank, i in enumerate(result.order, start=1):
-        col, row = divmod(rank - 1, per_column)
+        row, col = divmod(rank - 1, 2)
         bx = x0 + GAP + col * (width + GAP)
         by = y0 + TITLE_H + row * (entry + 6)
         winner = i in result.winner_kingdoms
-        draw.rounded_rectangle(
-            (bx, by, bx + width, by + entry),
-            radius=10,
-            fill=WINNER_ROW if winner else PANEL_LIGHT,
-            outline=GOLD if winner else PANEL_EDGE,
-            width=2 if winner else 1,
-        )
+        draw.rounded_rectangle((bx, by, bx + width, by + entry), radius=10, fill=WINNER_ROW if winner else PANEL_LIGHT,
+                               outline=GOLD if winner else PANEL_EDGE, width=2 if winner else 1)  # fmt: skip
         cy = by + entry / 2
         if winner:
             icons.paste(im, "crown", bx + 10, cy - 16, 32)
         else:
-            text(draw, (bx + 26, cy), str(rank), 22, bold=True, fill=MUTED, anchor="mm")
-        score_w = text(
-            draw,
-            (bx + width - 12, cy),
-            str(result.totals[i]),
-            24,
-            bold=True,
-            fill=GOLD if winner else TEXT,
-            anchor="rm",
-        )
+            text(draw, (bx + 26, cy), str(rank), 24, bold=True, fill=MUTED, anchor="mm")
+        score_w = text(draw, (bx + width - 12, cy), str(result.totals[i]), 28, bold=True,
+                       fill=GOLD if winner else TEXT, anchor="rm")  # fmt: skip
         players = game.kingdoms[i].players
         x = bx + 50
         room = (bx + width - 24 - score_w - x) / len(players)
+        size = entry - 24
+        shown = fit_names({p: names[p] for p in players}, LINE_NAME_SIZE, room - size - 20)
         for p in players:
-            size = entry - 20
-            icons.paste(im, "king", x, cy - size / 2, size, colours[p])
-            text(draw, (x + size + 6, cy), names[p], 18, bold=True, anchor="lm", max_width=room - size - 10)
+            kw = king_token(im, draw, x, cy - size / 2, size, colours[p], seat_of(game, p))
+            text(draw, (x + kw + 6, cy), shown[p], LINE_NAME_SIZE, bold=True, anchor="lm", max_width=room - kw - 10)
             x += room
 
 
@@ -415,184 +407,168 @@ def _draw_items(im, draw, items, x: float, cy: float, size: int, colour: RGB = T
 
 
 def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
+    """The builders' board: slots numbered 1..6 in reading order (the engine's slot index + 1; slot 1 lies next to
+    the stack and costs most), each with its cost in a coin, the building's name, what it gives and how it scores."""
     assert layout.board is not None
     x0, y0, x1, y1 = layout.board
     draw.rounded_rectangle(layout.board, radius=14, fill=PANEL, outline=PANEL_EDGE)
-    text(draw, (x0 + GAP, y0 + TITLE_H / 2), "Builders' board", 19, bold=True, fill=MUTED, anchor="lm")
-    text(draw, (x1 - GAP, y0 + TITLE_H / 2), f"{len(game.stack)} buildings in the stack", 16, fill=FAINT, anchor="rm")
+    text(draw, (x0 + GAP, y0 + TITLE_H / 2), "Builders' board", SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
+    text(draw, (x1 - GAP, y0 + TITLE_H / 2), f"{len(game.stack)} buildings in the stack", NOTE_SIZE, fill=FAINT,
+         anchor="rm")  # fmt: skip
     spec = builders_board_spec()
-    slots = len(game.board)
-    cols = 3 if x1 - x0 >= 680 else 2
-    rows = (slots + cols - 1) // cols
-    footer = BOARD_FOOTER
+    cols = 3
     gx0, gy0 = x0 + GAP, y0 + TITLE_H
     cw = (x1 - x0 - GAP * 2 - (cols - 1) * 10) // cols
-    ch = (y1 - footer - gy0 - (rows - 1) * 8) // rows
+    ch = BOARD_CARD_H
     for slot, bid in enumerate(game.board):
         r, c = divmod(slot, cols)
-        bx, by = gx0 + c * (cw + 10), gy0 + r * (ch + 8)
+        bx, by = gx0 + c * (cw + 10), gy0 + r * (ch + 10)
         box = (bx, by, bx + cw, by + ch)
         cost = spec.costs[slot]
         dragon = game.dragon_slot == slot
         if bid is None:
-            draw.rounded_rectangle(
-                box, radius=10, outline=PANEL_EDGE, width=2, fill=BACKGROUND if not dragon else (58, 30, 30)
-            )
+            draw.rounded_rectangle(box, radius=10, outline=PANEL_EDGE, width=2,
+                                   fill=BACKGROUND if not dragon else (58, 30, 30))  # fmt: skip
         else:
             draw.rounded_rectangle(box, radius=10, fill=PANEL_LIGHT, outline=mix(PANEL_EDGE, (255, 255, 255), 0.1))
-        # Cost: a coin with the price.
-        coin = min(48, ch - 20)
-        cy = by + ch / 2
+        _slot_tab(draw, bx, by, slot + 1)
+        # Cost: a coin with the price, under the slot number.
+        coin = 46
+        cy = by + ch - coin / 2 - 8
         icons.paste(im, "coin", bx + 8, cy - coin / 2, coin)
-        text(draw, (bx + 8 + coin / 2, cy + 1), str(cost), round(coin * 0.5), bold=True, fill=(70, 44, 0), anchor="mm")
+        text(draw, (bx + 8 + coin / 2, cy + 1), str(cost), 24, bold=True, fill=(70, 44, 0), anchor="mm")
         tx = bx + 8 + coin + 10
         room = bx + cw - tx - 8
         if bid is None:
+            mid = by + ch / 2
             if dragon:
-                icons.paste(im, "dragon", tx, cy - 26, 52)
-                text(draw, (tx + 58, cy), "burned", 17, bold=True, fill=(240, 150, 130), anchor="lm")
+                icons.paste(im, "dragon", tx, mid - 26, 52)
+                text(draw, (tx + 58, mid), "burned", BOARD_NAME_SIZE, bold=True, fill=(240, 150, 130), anchor="lm")
             else:
-                text(draw, (tx, cy), "sold this round", 16, fill=FAINT, anchor="lm", max_width=room)
+                text(draw, (tx, mid), "sold this round", NOTE_SIZE, fill=FAINT, anchor="lm", max_width=room)
             continue
         b = building(bid)
         effect, points = building_items(bid)
-        roomy = ch >= 110
-        size = 18 if roomy else 15
-        both = [*effect, ("gap", ""), *points] if effect and points else effect or points
-        if _items_width(both, size) <= room and ch < 90:
-            rows_items = [both]
-        else:
-            rows_items = [items for items in (effect, points) if items]
+        rows_items = [items for items in (effect, points) if items]
+        size = BOARD_ITEM_SIZE
         for items in rows_items:
-            while size > 11 and _items_width(items, size) > room:
+            while size > 14 and _items_width(items, size) > room:
                 size -= 1
-        step = 30 if roomy else 24
-        block = 22 + step * len(rows_items)
-        ty = by + (ch - block) / 2
-        name_size = 21 if roomy else 17
-        while name_size > 13 and text_width(b.name, name_size, True) > room:
+        name_size = BOARD_NAME_SIZE
+        while name_size > 17 and text_width(b.name, name_size, True) > room:
             name_size -= 1
-        text(draw, (tx, ty + 10), b.name, name_size, bold=True, anchor="lm", max_width=room)
+        text(draw, (tx, by + 20), b.name, name_size, bold=True, anchor="lm", max_width=room)
         for i, items in enumerate(rows_items):
-            _draw_items(im, draw, items, tx, ty + 22 + step / 2 + i * step, size, MUTED if items is points else TEXT)
+            _draw_items(im, draw, items, tx, by + 52 + i * 30, size, MUTED if items is points else TEXT)
     # Footer: the dragon and the queen.
-    fy = y1 - footer + 6
-    draw.line((x0 + GAP, fy - 4, x1 - GAP, fy - 4), fill=PANEL_EDGE)
+    fy = y1 - BOARD_FOOTER
+    draw.line((x0 + GAP, fy - 2, x1 - GAP, fy - 2), fill=PANEL_EDGE)
+    icons.paste(im, "dragon", x0 + GAP, fy + 4, 36)
     if game.dragon_slot is None:
-        icons.paste(im, "dragon", x0 + GAP, fy, 36)
-        text(
-            draw,
-            (x0 + GAP + 44, fy + 18),
-            f"Dragon in its cave: {spec.dragon_bribe} coin burns a building",
-            16,
-            fill=MUTED,
-            anchor="lm",
-            max_width=x1 - x0 - 80,
-        )
+        words = f"Dragon in its cave: {spec.dragon_bribe} coin burns a building"
     else:
-        icons.paste(im, "dragon", x0 + GAP, fy, 36)
-        text(
-            draw,
-            (x0 + GAP + 44, fy + 18),
-            f"The dragon flew this round (slot {game.dragon_slot + 1})",
-            16,
-            fill=MUTED,
-            anchor="lm",
-            max_width=x1 - x0 - 80,
-        )
-    qy = fy + 38
+        words = f"The dragon flew this round: it burned slot {game.dragon_slot + 1}"
+    text(draw, (x0 + GAP + 44, fy + 22), words, NOTE_SIZE, fill=MUTED, anchor="lm", max_width=x1 - x0 - 80)
+    qy = fy + 44
     icons.paste(im, "queen", x0 + GAP, qy, 36)
     if game.queen is None:
-        words = "Queen: no host yet (most towers)"
-        fill = MUTED
+        words, fill = "Queen: no host yet (most towers)", MUTED
     else:
         host = " & ".join(names[p] for p in game.kingdoms[game.queen].players)
-        words = f"Queen hosted by {host}: builds for {spec.queen_discount} less"
-        fill = TEXT
-    text(draw, (x0 + GAP + 44, qy + 18), words, 16, fill=fill, anchor="lm", max_width=x1 - x0 - 80)
+        words, fill = f"Queen hosted by {host}: builds for {spec.queen_discount} less", TEXT
+    text(draw, (x0 + GAP + 44, qy + 18), words, NOTE_SIZE, fill=fill, anchor="lm", max_width=x1 - x0 - 80)
+
+
+def _slot_tab(draw: Draw, x: float, y: float, number: int) -> None:
+    """The slot's number on a square tab (a square, not a disc, so it is never read as the coin's price)."""
+    draw.rounded_rectangle((x + 8, y + 8, x + 8 + 46, y + 8 + 34), radius=6, fill=BACKGROUND, outline=PANEL_EDGE)
+    text(draw, (x + 8 + 23, y + 8 + 17), str(number), 22, bold=True, fill=TEXT, anchor="mm")
 
 
 # -- kingdoms ----------------------------------------------------------------------------------------------------
-def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, names, colours, active, score, match) -> None:
+def _panel_name_room(game: Game, layout: TableLayout) -> float:
+    """The width a name gets on a kingdom's header: the same on every kingdom, so names are cut once for the whole
+    table (and two cut names never read the same)."""
+    x0, _, x1, _ = layout.panels[0]
+    room = x1 - x0 - 20 - 12 - 12 - 4 - text_width("888", layout.score_size, True) - text_width("pts", NOTE_SIZE)
+    if game.config.deals > 1:
+        room -= text_width("match 888", NOTE_SIZE) + 8
+    if game.config.teams:
+        room -= 42 + 8  # the team's mark
+    size = 38 if not game.config.teams else 32
+    return room - size * 1.45 - 6 - 8
+
+
+def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, colours, active, score, match) -> None:
+    """One kingdom: header (kings, names as `shown`, score), stats, and the grid."""
     box = layout.panels[index]
     x0, y0, x1, y1 = box
+    h = layout.header
     k = game.kingdoms[index]
     colour = kingdom_colour(game, index, colours)
     is_active = active is not None and active in k.players
     if is_active:
         ac = colours[active]
         for i in range(6, 0, -1):
-            draw.rounded_rectangle(
-                (x0 - i, y0 - i, x1 + i, y1 + i), radius=14 + i, outline=mix(BACKGROUND, ac, 0.9 - i * 0.13), width=1
-            )
+            draw.rounded_rectangle((x0 - i, y0 - i, x1 + i, y1 + i), radius=14 + i,
+                                   outline=mix(BACKGROUND, ac, 0.9 - i * 0.13), width=1)  # fmt: skip
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=ac, width=4)
     else:
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=1)
-    # The kingdom's colour as a strip down the left edge of the header.
-    draw.rounded_rectangle((x0 + 10, y0 + 12, x0 + 16, y0 + PANEL_HEADER - 6), radius=3, fill=colour)
+    # The kingdom's colour (both colours for a team) as a strip down the left edge of the header.
+    players = k.players
+    strip_h = (h - 20) / len(players)
+    for i, p in enumerate(players):
+        draw.rounded_rectangle((x0 + 8, y0 + 12 + i * strip_h, x0 + 14, y0 + 12 + (i + 1) * strip_h - 2), radius=3,
+                               fill=colours[p])  # fmt: skip
 
     # Score, right-aligned.
-    right = x1 - 14
-    cy = y0 + PANEL_HEADER / 2 + 3
+    right = x1 - 12
+    cy = y0 + h / 2 + 2
+    base = cy + 12
     if match is not None:
-        right -= text(draw, (right, cy + 9), f"match {match}", 14, fill=MUTED, anchor="rs") + 8
-    right -= text(draw, (right, cy + 9), "pts", 15, fill=MUTED, anchor="rs") + 5
-    right -= text(draw, (right, cy + 9), str(score), 30, bold=True, anchor="rs") + 14
-    # Names with their kings.
-    x = x0 + 24
-    players = k.players
-    room = right - x
-    each = room / len(players)
-    for p in players:
-        pc = colours[p]
-        size = 34
-        icons.paste(im, "king", x, cy - size / 2 - 2, size, pc)
-        bold = True
-        nx = x + size + 4
-        w = text(
-            draw,
-            (nx, cy),
-            names[p],
-            21 if len(players) == 1 else 18,
-            bold=bold,
-            anchor="lm",
-            max_width=each - size - 14,
-        )
+        right -= text(draw, (right, base), f"match {match}", NOTE_SIZE, fill=MUTED, anchor="rs") + 8
+    right -= text(draw, (right, base), "pts", NOTE_SIZE, fill=MUTED, anchor="rs") + 4
+    right -= text(draw, (right, base), str(score), layout.score_size, bold=True, anchor="rs") + 12
+    # Names with their kings (and the team's mark), a team's players on two lines.
+    x = x0 + 20
+    letter = team_letter(game, index)
+    if letter is not None:
+        x += team_mark(im, draw, x, cy, 28, letter, colours[players[0]], colours[players[-1]]) + 8
+    size = 38 if len(players) == 1 else 32
+    line_h = (h - 8) / len(players)
+    for i, p in enumerate(players):
+        ly = y0 + 6 + line_h * (i + 0.5)
+        kw = king_token(im, draw, x, ly - size / 2 - 2, size, colours[p], seat_of(game, p))
+        nx = x + kw + 6
+        w = text(draw, (nx, ly), shown[p], layout.name_size, bold=True, anchor="lm", max_width=right - nx - 8)
         if is_active and p == active and len(players) > 1:
-            draw.line((nx, cy + 14, nx + w, cy + 14), fill=pc, width=3)
-        x += each
+            draw.line((nx, ly + 14, nx + w, ly + 14), fill=colours[p], width=3)
     if is_active:
         tag = "TO PLAY"
-        tw = text_width(tag, 13, True)
-        tx0 = x0 + 24
-        draw.rounded_rectangle((tx0, y0 - 11, tx0 + tw + 18, y0 + 11), radius=11, fill=colours[active], outline=OUTLINE)
-        text(draw, (tx0 + 9 + tw / 2, y0), tag, 13, bold=True, fill=ink_on(colours[active]), anchor="mm")
-
-    grid = layout.grids[index]
-    draw_kingdom(im, game, index, grid, colour)
+        tw = text_width(tag, 14, True)
+        tx0 = x0 + 22
+        draw.rounded_rectangle((tx0, y0 - 12, tx0 + tw + 18, y0 + 12), radius=12, fill=colours[active], outline=OUTLINE)
+        text(draw, (tx0 + 9 + tw / 2, y0), tag, 14, bold=True, fill=ink_on(colours[active]), anchor="mm")
 
     # Stats: coins, knights in reserve, towers, the queen (Queendomino rules); crowns and largest territory otherwise.
-    items = _stats(game, index)
-    if layout.side:
-        sx = x1 - SIDE_W + 8
-        sy = y0 + PANEL_HEADER + 20
-        for kind, value, caption in items:
-            icons.paste(im, kind, sx, sy, 30, (214, 214, 218) if kind == "knight" else None)
-            text(draw, (sx + 36, sy + 15), value, 22, bold=True, anchor="lm")
-            text(draw, (sx, sy + 40), caption, 13, fill=MUTED, anchor="lm", max_width=SIDE_W - 12)
-            sy += 66
-    else:
-        sx = x0 + 22
-        sy = y0 + PANEL_HEADER + STATS_H / 2 - 4
-        for kind, value, caption in items:
-            icons.paste(im, kind, sx, sy - 12, 24, (214, 214, 218) if kind == "knight" else None)
-            sx += 28
-            if value:
-                sx += text(draw, (sx, sy), value, 18, bold=True, anchor="lm") + 4
-            short = {"coin": "", "tower": "", "knight": "reserve", "queen": "host"}.get(kind, caption)
-            if short:
-                sx += text(draw, (sx, sy + 1), short, 13, fill=MUTED, anchor="lm") + 4
-            sx += 12
+    sx = x0 + 20
+    sy = y0 + h + STATS_H / 2 - 4
+    compact = x1 - x0 < 400
+    for kind, value, caption in _stats(game, index):
+        icons.paste(im, kind, sx, sy - 14, 28, (214, 214, 218) if kind == "knight" else None)
+        sx += 32
+        if value:
+            sx += text(draw, (sx, sy), value, STAT_SIZE, bold=True, anchor="lm") + 5
+        short = {"coin": "", "tower": "", "knight": "" if compact else "in reserve", "queen": "host"}.get(kind, caption)
+        if compact and kind == "star":
+            short = "largest"
+        if short:
+            sx += text(draw, (sx, sy + 1), short, NOTE_SIZE, fill=MUTED, anchor="lm") + 4
+        sx += 16
+    draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
+
+    draw_kingdom(im, game, index, layout.grids[index], colour)
 
 
 def _stats(game: Game, index: int) -> list[tuple[str, str, str]]:
@@ -619,8 +595,9 @@ def render_table(
     colours: Mapping[str, RGB] | None = None,
     active: str | None = None,
 ) -> bytes:
-    """The whole table as PNG bytes: header with round and phase, both lines, the builders' board (Queendomino
-    rules), and every kingdom with its name(s), colour and score; `active`'s kingdom is highlighted."""
+    """The whole table as PNG bytes, 1000 pixels wide: header with round and phase, both lines, the builders' board
+    (Queendomino rules), and every kingdom with its name(s), seat badge, colour and score; `active`'s kingdom is
+    highlighted."""
     names = player_names(game, names)
     colours = player_colours(game, colours)
     layout = table_layout(game)
@@ -632,6 +609,7 @@ def render_table(
         _draw_board(im, draw, game, layout, names, colours)
     scores = [s.total for s in game.scores()]
     match = game.match_totals() if game.config.deals > 1 and game.deal_totals else None
+    shown = fit_names(names, layout.name_size, _panel_name_room(game, layout))
     for i in range(len(game.kingdoms)):
-        _draw_panel(im, draw, game, i, layout, names, colours, active, scores[i], match[i] if match else None)
+        _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None)
     return encode(im)

@@ -96,7 +96,13 @@ def _base(terrain: str, size: int) -> Image.Image:
 
 
 def letter_size(size: int) -> int:
-    return max(9, round(size * 0.27))
+    """Font size of the terrain letter on a `size`-pixel square (large: the letter, not the colour, names it)."""
+    return max(9, round(size * 0.36))
+
+
+def crown_size(size: int) -> int:
+    """Size of each crown icon on a `size`-pixel square (up to three fit side by side)."""
+    return max(8, round(size * 0.3))
 
 
 @lru_cache(maxsize=2048)
@@ -116,7 +122,7 @@ def terrain_tile(terrain: str, crowns: int, size: int, letter: bool = True) -> I
         draw.rounded_rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=max(2, size // 16), fill=plate)
         draw.text((pad, pad), text, font=f, fill=ink)
     if crowns:
-        c = max(8, round(size * (0.3 if crowns < 3 else 0.27)))
+        c = crown_size(size)
         gap = max(1, round(c * 0.06))
         total = crowns * c + (crowns - 1) * gap
         x = (size - total) / 2

@@ -26,7 +26,7 @@ from ..components import (
     kingdomino_dominoes,
     queendomino_dominoes,
 )
-from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, OVER, PLACE, TAX, Game, building_cost
+from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, KNIGHTS_PER_ROUND, OVER, PLACE, TAX, Game, building_cost
 
 EMPTY = -1
 BLOCKED = -2
@@ -42,6 +42,7 @@ PHASE_OF[OVER] = P_OVER
 
 MIDDLE_KINGDOM = 10  # the Middle Kingdom bonus
 HOLE_PENALTY = 2.0  # points a placement loses, in the greedy policy, for each cell it walls in for good
+CALL_UNITS = 10  # work units a call of `placements` costs on top of the options it looks at (see search.py)
 COIN_VALUE = 0.36  # what a coin is worth to the economy policy while the game runs (1/3 point at the end)
 
 
@@ -106,6 +107,7 @@ class FastKingdom:
         "frontier",
         "kplaced",
         "kres",
+        "ksent",
         "max_c",
         "max_r",
         "min_c",
@@ -151,6 +153,7 @@ class FastKingdom:
         self.coins = 0
         self.kres = 0  # knights in reserve
         self.kplaced = 0  # knights sent out (still owned)
+        self.ksent = 0  # knights sent this round (at most KNIGHTS_PER_ROUND)
         self.towers = 0
         self.buildings: list[tuple[int, str]] = []  # (cell, building id)
         self.free_towns: list[int] = []
@@ -166,6 +169,7 @@ class FastKingdom:
         k.t_size, k.t_crowns = self.t_size[:], self.t_crowns[:]
         k.pts, k.n_terr, k.version, k.work = self.pts, self.n_terr[:], self.version, self.work
         k.coins, k.kres, k.kplaced, k.towers = self.coins, self.kres, self.kplaced, self.towers
+        k.ksent = self.ksent
         k.buildings, k.free_towns = self.buildings[:], self.free_towns[:]
         k.discarded = self.discarded
         return k
@@ -334,7 +338,7 @@ class FastKingdom:
                 # square 1 on a, square 0 on b
                 if adja & b1 or adjb & b0:
                     out.append((ga1 + (gain1(b, t0, c0) if adjb & b0 else c0), b, a, False))
-        self.work += len(self.frontier) + len(out)
+        self.work += len(self.frontier) + len(out) + CALL_UNITS
         return out
 
     def holes(self, a: int, b: int) -> int:
@@ -378,6 +382,10 @@ class FastKingdom:
     @property
     def knights_owned(self) -> int:
         return self.kres + self.kplaced
+
+    def knights_allowed(self) -> int:
+        """Knights this kingdom may still send this round (reserve, within the round's allowance)."""
+        return max(0, min(self.kres, KNIGHTS_PER_ROUND - self.ksent))
 
     def tax_coins(self, p: int) -> int:
         coins = self.t_size[self.tid[p]]
@@ -454,6 +462,7 @@ class FastKingdom:
                 k.t_crowns[i] += crowns
         k.kres = kingdom.knights_reserve
         k.kplaced = len(kingdom.knights_placed)
+        k.ksent = kingdom.knights_sent_this_round
         k.coins = kingdom.coins
         k.discarded = bool(kingdom.discarded)
         return k
@@ -655,6 +664,7 @@ class Sim:
         coins = sum(k.tax_coins(p) for p in cells)
         k.kres -= len(cells)
         k.kplaced += len(cells)
+        k.ksent += len(cells)
         k.coins += coins
         self._next_phase(P_TAX, ki)
 
@@ -697,7 +707,7 @@ class Sim:
 
     def _next_phase(self, phase: int, ki: int) -> None:
         if self.qd:
-            if phase < P_TAX and self.placed is not None and self.ks[ki].kres > 0:
+            if phase < P_TAX and self.placed is not None and self.ks[ki].knights_allowed() > 0:
                 self.phase = P_TAX
                 return
             if phase < P_BUILD and self.can_build(ki):
@@ -730,6 +740,8 @@ class Sim:
         """End the round; False when the deal is over."""
         if self.qd:
             self.dragon = None
+            for k in self.ks:
+                k.ksent = 0
             remaining = [b for b in self.board if b is not None]
             self.board = [None] * (len(self.board) - len(remaining)) + remaining
             for slot in range(len(self.board) - 1, -1, -1):
@@ -833,13 +845,14 @@ class Sim:
     def policy_tax(self) -> tuple[int, ...]:
         ki = self.king_k[self.cur_king[self.turn]]
         k = self.ks[ki]
-        if self.placed is None or k.kres <= 0:
+        allowed = k.knights_allowed()
+        if self.placed is None or allowed <= 0:
             return ()
         a, b = self.placed
         ca, cb = k.tax_coins(a), k.tax_coins(b)
         left = self.rounds_left()
         threshold = 1 if left <= 1 else (3 if left <= 4 else 4)
-        if k.kres >= 2 and min(ca, cb) >= threshold and (k.kres >= 3 or left <= 3):
+        if allowed >= 2 and min(ca, cb) >= threshold and (k.kres >= 3 or left <= 3):
             return (a, b)
         best, coins = (a, ca) if ca >= cb else (b, cb)
         if coins >= threshold or k.kres >= 3:

@@ -10,12 +10,14 @@ score minus the best rival's, with a bonus for winning. Queendomino's economy (c
 queen, the dragon) is played in the playouts and counted in the final scores.
 
 Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked
-at, plus a share per turn and per playout; see `playout_units`), which do not depend on the machine: the budget
-is `time_budget * UNITS_PER_SECOND` units, a rate set so that a search takes about three quarters of its budget
-on the machine it was tuned on. A seed and a position therefore give the same action anywhere. The clock is read
-only as a safety stop, after every playout: if the machine is slower (or busy), the search ends at
-`SAFETY * time_budget` and its choice may then depend on the machine's speed. `iterations=N` spreads about N
-playouts over the candidates instead (at least one per candidate still in the race in each round of halving).
+at, plus a share per call, per turn, per Queendomino turn and per playout; see `playout_units`), which do not
+depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND` units, a rate set so that a
+search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU time, see
+benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
+the machine. The clock is read only as a safety stop against a pathological slowdown, after every playout: the
+search ends at `CLOCK_STOP * time_budget` seconds (ten times its budget), which normal use never reaches; the agent
+then sets `stopped_by_clock`. `iterations=N` spreads about N playouts over the candidates instead (at least one per
+candidate still in the race in each round of halving).
 """
 
 from __future__ import annotations
@@ -28,12 +30,13 @@ from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import MediumAgent, claim_values, decision_rng, medium_placements, open_decision
 from .model import P_BUILD, P_CLAIM, P_DRAGON, P_TAX, Sim, apply_action, place_action
 
-# Effort per second of budget, in work units (see `playout_units`): a unit takes 0.4-0.9 microseconds here.
-UNITS_PER_SECOND = 1_800_000
+# Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.5 microseconds here.
+UNITS_PER_SECOND = 1_600_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 30
+QUEENDOMINO_TURN_UNITS = 25  # the economy's steps (tax, build, dragon) of a turn
 PLAYOUT_UNITS = 60
-SAFETY = 0.96  # the search stops at this share of the budget whatever the count says
+CLOCK_STOP = 10.0  # safety stop: the search ends after this many times its budget in seconds, whatever the count
 MAX_PLACEMENTS = 10  # placements kept (by the medium player's judgement) before pairing them with claims
 MAX_CLAIMS = 5  # claims kept on long lines (Royal Wedding's lines of 8)
 WIN_BONUS = 10.0  # value of winning a playout, on top of the score margin
@@ -62,11 +65,13 @@ class HardAgent:
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
+        self.stopped_by_clock = False  # whether the last decision hit the safety stop (never in normal use)
 
     def choose(self, game: Game) -> Action:
-        deadline = time.perf_counter() + self.time_budget * SAFETY
+        deadline = time.perf_counter() + self.time_budget * CLOCK_STOP
         d, actions = open_decision(game)
         self.last_playouts = 0
+        self.stopped_by_clock = False
         if len(actions) == 1:
             return actions[0]
         base = Sim.from_game(game)
@@ -82,18 +87,26 @@ class HardAgent:
             if self.iterations is not None:
                 passes = max(1, self.iterations // (rounds * len(alive)))
             else:
-                if r == 0 and not search.run_pass(alive):  # a first pass measures what a playout costs here
+                # A first pass measures what a playout costs (a tiny budget may end it before every candidate).
+                if r == 0 and not search.run_pass(alive, stop_at=budget):
                     break
                 left = (budget - search.spent) / (search.spent / search.playouts)  # playouts the budget allows
-                passes = max(1 if r else 0, int(left / (rounds - r) / len(alive)) - (1 if r == 0 else 0))
+                passes = int(left / (rounds - r) / len(alive)) - (1 if r == 0 else 0)
+                if r and passes < 1:
+                    break  # the budget is spent: the leaders so far stay in the race
+                passes = max(0, passes)
             if not all(search.run_pass(alive) for _ in range(passes)):
                 break
             if r < rounds - 1:
                 alive.sort(key=lambda i: -search.sums[i] / search.counts[i])
                 alive = alive[: max(1, (len(alive) + 1) // 2)]
         self.last_playouts = search.playouts
+        self.stopped_by_clock = search.clock_stop
+        alive = [i for i in alive if search.counts[i]] or [0]
         most = max(search.counts[i] for i in alive)
-        best = max((i for i in alive if search.counts[i] == most), key=lambda i: search.sums[i] / search.counts[i])
+        best = max(
+            (i for i in alive if search.counts[i] == most), key=lambda i: search.sums[i] / max(1, search.counts[i])
+        )
         return cands[best][0]
 
     def candidates(self, game: Game, base: Sim, kind: str, ki: int, actions: list[Action]) -> list[tuple]:
@@ -154,9 +167,11 @@ class _Search:
         self.counts = [0] * len(cands)
         self.spent = 0.0
         self.playouts = 0
+        self.clock_stop = False
 
-    def run_pass(self, alive: list[int]) -> bool:
-        """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop)."""
+    def run_pass(self, alive: list[int], stop_at: float | None = None) -> bool:
+        """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop, then
+        `clock_stop` is set) or, with `stop_at`, when the effort spent reached it."""
         world = self.base.determinize(self.game, self.rng)
         me, prior = self.me, self.prior
         for i in alive:
@@ -177,15 +192,20 @@ class _Search:
             self.sums[i] += value
             self.counts[i] += 1
             if time.perf_counter() > self.deadline:
+                self.clock_stop = True
+                return False
+            if stop_at is not None and self.spent >= stop_at:
                 return False
         return True
 
 
 def playout_units(after: Sim, before: Sim) -> float:
-    """The effort a playout took, in work units: placement options looked at, plus a fixed share per turn and per
-    playout. About 0.4-0.9 microseconds each on the machine this was tuned on, whatever the mode."""
+    """The effort a playout took, in work units: placement options looked at (with a share per call), plus a fixed
+    share per turn (more with Queendomino's economy) and per playout. About half a microsecond each on the machine
+    this was tuned on, whatever the mode."""
     work = sum(k.work for k in after.ks) - sum(k.work for k in before.ks)
-    return work + TURN_UNITS * (after.turns - before.turns) + PLAYOUT_UNITS
+    per_turn = TURN_UNITS + (QUEENDOMINO_TURN_UNITS if after.qd else 0)
+    return work + per_turn * (after.turns - before.turns) + PLAYOUT_UNITS
 
 
 def top_claims(sim: Sim, ki: int, doms: list[str]) -> list[str]:

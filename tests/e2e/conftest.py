@@ -6,6 +6,7 @@
     bot_extensions  test-only extensions loaded into each bot after its setup_hook (default: none)
     harness         the BotRunner: `harness.bot`, `await harness.restart()`, `harness.take_logged_errors()`
     bot             the first bot process (after a restart use `harness.bot`)
+    bot_processes   spawn bots in separate OS processes (`BotProcess`); stopped, and their errors reported, at teardown
 
 At teardown a test fails if the bot did something Discord would reject, hit an endpoint the fake does not
 handle, or logged an error; take them (`fake.take_violations()`, `fake.take_unhandled()`,
@@ -18,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Callable, Generator
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from discord.ext import commands
 from bot import KingdominoBot
 from db import open_store
 from settings import Settings
-from tests.fakediscord import BotFactory, BotRunner, FakeDiscord
+from tests.fakediscord import BotFactory, BotProcess, BotRunner, FakeDiscord
 
 FAKE_TOKEN = "fake-token"
 GUILD_READY_TIMEOUT = 0.01  # discord.py waits this long after the last GUILD_CREATE (default 2 s)
@@ -119,3 +120,26 @@ def bot(request: pytest.FixtureRequest, harness: BotRunner) -> commands.Bot:
     if service is not None:  # the project's bot: new games get seeds from the test's name, so runs repeat exactly
         service.seeds = random.Random(request.node.name)
     return harness.bot
+
+
+@pytest.fixture
+async def bot_processes(fake: FakeDiscord) -> AsyncIterator[Callable[..., BotProcess]]:
+    """`spawn(factory, **options)` -> a BotProcess (not started) against `fake`, e.g.
+    `spawn("tests.e2e.procs:build", env={"SHARD_IDS": "0"})`. At teardown every process is stopped (SIGTERM) and
+    the errors they logged fail the test (take them with `process.take_logged_errors()`)."""
+    processes: list[BotProcess] = []
+
+    def spawn(factory: str, **options: object) -> BotProcess:
+        process = BotProcess(fake, factory, **options)  # type: ignore[arg-type]
+        processes.append(process)
+        return process
+
+    try:
+        yield spawn
+    finally:
+        for process in processes:
+            await process.stop()
+    errors = [f"bot process {p.name} (pid {p.pid}) logged an error: {e}" for p in processes for e in p.logged_errors]
+    if errors:
+        tails = "\n".join(f"--- output of {p.name}:\n" + "\n".join(p.output[-20:]) for p in processes)
+        raise AssertionError("bot processes failed:\n  - " + "\n  - ".join(errors) + "\n" + tails)

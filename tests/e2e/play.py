@@ -74,14 +74,14 @@ async def play_turn(
     while True:
         steps += 1
         assert steps < 60, f"turn did not finish: {panel.content}"  # a 2-king player may chain two turns
-        text = panel.content
+        text = "\n".join(line for line in panel.content.splitlines() if not line.startswith("ℹ️"))
         if text.startswith("Done"):
             return panel
         if "Preview:" in text:
             assert panel.attachments, "a preview shows a picture"
             panel = await click_panel(fake, user, panel, _button(panel, startswith="Confirm"))
         elif "which way does the second square" in text:
-            panel = await click_panel(fake, user, panel, _button(panel, contains="pts", rng=rng))
+            panel = await click_panel(fake, user, panel, _button(panel, contains="point", rng=rng))
         elif "Pick the cell of the first square" in text:
             assert panel.attachments, "the placement panel shows the kingdom"
             i = rng.randrange(len(panel.selects))
@@ -89,23 +89,36 @@ async def play_turn(
             panel = await select_panel(fake, user, panel, i, rng.choice(options)["value"])
         elif "Pick a free domino" in text:
             panel = await click_panel(fake, user, panel, _button(panel, rng=rng))
-        elif "collect tax" in text:
-            target = _button(panel, startswith="Knight" if prefer_optional else "Skip", rng=rng)
-            panel = await click_panel(fake, user, panel, target)
         elif "on which town square" in text:
             panel = await click_panel(fake, user, panel, _button(panel, startswith="Build on", rng=rng))
-        elif "build a building" in text:
-            if prefer_optional and panel.selects:
-                options = panel.selects[0]["options"]
-                panel = await select_panel(fake, user, panel, 0, rng.choice(options)["value"])
-            else:
-                panel = await click_panel(fake, user, panel, _button(panel, startswith="Skip"))
-        elif "bribe the dragon" in text:
-            burn = prefer_optional and rng.random() < 0.5
-            target = _button(panel, startswith="Burn" if burn else "Skip", rng=rng)
-            panel = await click_panel(fake, user, panel, target)
+        elif "optional steps" in text:
+            panel = await optional_step(fake, user, panel, rng, prefer_optional=prefer_optional)
         else:
             raise AssertionError(f"unexpected panel: {text}")
+
+
+async def optional_step(
+    fake: FakeDiscord, user: FakeUser, panel: FakeMessage, rng: random.Random, *, prefer_optional: bool = True
+) -> FakeMessage:
+    """One choice on the panel of the optional steps (tax, build, dragon, or done with them)."""
+    choices = ["done"]
+    if prefer_optional:
+        if any(label.startswith("Knight") for label in panel.button_labels):
+            choices += ["tax"] * 3
+        for select in panel.selects:
+            if "Build" in select.get("placeholder", ""):
+                choices += ["build"] * 3
+            if "Dragon" in select.get("placeholder", ""):
+                choices += ["dragon"]
+    choice = rng.choice(choices)
+    if choice == "tax":
+        return await click_panel(fake, user, panel, _button(panel, startswith="Knight", rng=rng))
+    if choice in ("build", "dragon"):
+        word = "Build" if choice == "build" else "Dragon"
+        index = next(i for i, sel in enumerate(panel.selects) if word in sel.get("placeholder", ""))
+        options = panel.selects[index]["options"]
+        return await select_panel(fake, user, panel, index, rng.choice(options)["value"])
+    return await click_panel(fake, user, panel, _button(panel, startswith="Done"))
 
 
 async def play_game(
@@ -115,10 +128,17 @@ async def play_game(
     rng = random.Random(seed)
     channel_id = fake.channel(channel).id
     for _ in range(max_turns):
+        await bot.service.idle()  # computer players at work post the table when they are done
         rec = await active_record(bot, channel_id)
-        if rec is None:
+        if rec is None:  # over: the last computer moves post the final table
+            await bot.service.idle()
+            await fake.settle()
             return
         d = rec.game.decision()
+        if d.player not in people:  # a computer player is at work: the table comes when it is done
+            await bot.service.idle()
+            await fake.settle()
+            continue
         user = people[d.player]
         await play_turn(fake, user, channel, rng)
     raise AssertionError("the game did not end")

@@ -31,7 +31,8 @@ async def test_kingdomino_two_players_whole_game(fake, bot):
     final = await _finished(fake, bot, "kingdomino")
     # Every table but the last lost its controls: old messages do not pile up buttons.
     tables = [m for m in fake.messages_in("kingdomino") if any(a.filename == "table.png" for a in m.attachments)]
-    assert len(tables) > 20
+    # One table each time the turn passes to the other player (a player's two kings in a row share one).
+    assert len(tables) >= 7
     assert all(not m.buttons for m in tables[:-1])
     assert final.attachments[0].image().size[0] >= 1000
 

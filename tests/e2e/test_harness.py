@@ -369,7 +369,9 @@ async def test_wait_for_request(fake: FakeDiscord, bot: commands.Bot) -> None:
     mark = fake.mark()
     pending = asyncio.create_task(fake.slash(fake.alice, "kingdomino", "harness", "ping"))
     request = await fake.wait_for_request("POST", r"/callback$", after=mark)
-    assert request.json == {"type": 4, "data": {"tts": False, "content": "pong, alice"}}
+    # The project's bot sends no pings unless a message names whom it pings.
+    data = {"tts": False, "content": "pong, alice", "allowed_mentions": {"parse": []}}
+    assert request.json == {"type": 4, "data": data}
     await pending
     with pytest.raises(AssertionError, match=r"timed out after 0\.05 s"):
         await fake.wait_for_request("DELETE", after=fake.mark(), timeout=0.05)

@@ -191,6 +191,7 @@ def play_checked(
             assert game.dragon_slot is None and game.queen != d.kingdom and k.coins >= 1
         elif d.kind == TAX:
             assert k.knights_reserve > 0 and game.placed_this_turn == just_placed[d.kingdom]
+            assert k.knights_sent_this_round < 2, "a tax step with the round's two knights already sent"
         if probe_illegal and probe_rng.random() < probe_illegal:
             _probe(game, d, actions, probe_rng, stats)
 

@@ -28,7 +28,7 @@ def test_a_domino_that_fits_nowhere_is_discarded_at_once_with_the_reason():
     discards = [e for e in events if e.kind == "discarded"]
     assert len(discards) == 1, "only the first king has played yet"
     e = discards[0]
-    assert e.player == first.player and e.data == {"domino": dom}
+    assert e.player == first.player and e.data == {"domino": dom, "size": 5}
     assert "could not place" in e.text and "it is discarded" in e.text and "5x5" in e.text
     assert game.kingdoms[first.kingdom].discarded == [dom]
     d = game.decision()

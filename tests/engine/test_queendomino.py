@@ -126,7 +126,8 @@ def test_build_pays_the_slot_cost_and_the_slot_stays_empty():
     assert k.coins == 4
     assert k.buildings == {parse_cell("C4"): ["guardtower", 2]} and k.towers == 2
     assert game.board == [*BOARD[:2], None, *BOARD[3:]]
-    assert events[0].kind == "built" and events[0].data == {"building": "guardtower", "knights": 0, "towers": 2}
+    assert events[0].kind == "built"
+    assert events[0].data == {"building": "guardtower", "knights": 0, "towers": 2, "cell": "C4", "cost": 3}
     assert game.decision().kind != BUILD, "one building a turn"
 
 

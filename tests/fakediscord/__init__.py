@@ -1,11 +1,13 @@
 """A fake Discord (REST API + gateway) for end-to-end tests of a real discord.py bot. See DISCORD_TESTING.md."""
 
 from .drivers import ClientRefused, Reply
+from .faults import Fault, FaultInjector, InjectedFault
 from .model import (
     Callback,
     ChannelType,
     FakeAttachment,
     FakeChannel,
+    FakeGuild,
     FakeInteraction,
     FakeMessage,
     FakeRole,
@@ -13,12 +15,13 @@ from .model import (
     MessageFlag,
     Perm,
 )
-from .runner import BotFactory, BotRunner
-from .server import RESPONSE_DEADLINE, FakeDiscord, RecordedRequest, Violation
+from .runner import BotFactory, BotProcess, BotRunner, no_identify_delay
+from .server import RESPONSE_DEADLINE, FakeDiscord, GatewaySession, RecordedRequest, Violation, point_discord_at
 
 __all__ = [
     "RESPONSE_DEADLINE",
     "BotFactory",
+    "BotProcess",
     "BotRunner",
     "Callback",
     "ChannelType",
@@ -26,13 +29,20 @@ __all__ = [
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
+    "FakeGuild",
     "FakeInteraction",
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "Fault",
+    "FaultInjector",
+    "GatewaySession",
+    "InjectedFault",
     "MessageFlag",
     "Perm",
     "RecordedRequest",
     "Reply",
     "Violation",
+    "no_identify_delay",
+    "point_discord_at",
 ]

@@ -327,7 +327,7 @@ class Drivers:
         """The synced command for `names` (guild commands first), its group/subcommand chain, and the leaf."""
         if not names:
             raise ValueError("name the command")
-        available = ([] if channel.is_dm else self.commands_for(self.guild_id)) + self.global_commands
+        available = ([] if channel.is_dm else self.commands_for(channel.guild_id)) + self.global_commands
         command = next((c for c in available if c.get("type", 1) == 1 and c["name"] == names[0]), None)
         if command is None:
             synced = ", ".join("/" + c["name"] for c in available) or "none (did the bot sync its commands?)"
@@ -464,7 +464,8 @@ class Drivers:
                 return self._convert({**definition, "type": 8}, value, user, channel, resolved, client_checks)
             resolved.setdefault("users", {})[str(target.id)] = target.payload()
             if not channel.is_dm:
-                member = target.member_payload(with_user=False, permissions=self.permissions_for(target, channel))
+                perms = self.permissions_for(target, channel)
+                member = self.member_payload(target, self.guild_of(channel).id, with_user=False, permissions=perms)
                 resolved.setdefault("members", {})[str(target.id)] = member
             return str(target.id)
         if kind in (8, 9):  # role

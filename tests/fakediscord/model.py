@@ -133,6 +133,7 @@ class FakeRole:
     permissions: int
     position: int
     managed: bool = False
+    guild_id: int = 0  # the guild the role belongs to (0: the fake's main guild)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -158,8 +159,9 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
-    role_ids: list[int] = field(default_factory=list)
+    role_ids: list[int] = field(default_factory=list)  # in every guild (each guild shows its own)
     joined_at: float = field(default_factory=time.time)
+    dms_closed: bool = False  # the bot's messages to them fail with 50007 (`FakeDiscord.close_dms`)
 
     @property
     def mention(self) -> str:
@@ -180,9 +182,11 @@ class FakeUser:
             "avatar_decoration_data": None,
         }
 
-    def member_payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+    def member_payload(
+        self, *, with_user: bool = True, permissions: int | None = None, role_ids: list[int] | None = None
+    ) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "roles": [str(r) for r in self.role_ids],
+            "roles": [str(r) for r in (self.role_ids if role_ids is None else role_ids)],
             "nick": None,
             "avatar": None,
             "banner": None,
@@ -205,6 +209,22 @@ class FakeUser:
 
 
 @dataclass(eq=False)
+class FakeGuild:
+    """A guild: its @everyone role (same id as the guild), the bot's role, its owner and its channels by name."""
+
+    id: int
+    name: str
+    owner: FakeUser
+    everyone_role: FakeRole
+    bot_role: FakeRole
+    channels: dict[str, FakeChannel] = field(default_factory=dict)
+
+    def shard(self, shard_count: int) -> int:
+        """The shard that receives this guild's events: `(guild_id >> 22) % shard_count`."""
+        return (self.id >> 22) % shard_count
+
+
+@dataclass(eq=False)
 class FakeChannel:
     id: int
     name: str
@@ -224,6 +244,7 @@ class FakeChannel:
     thread_member_ids: set[int] = field(default_factory=set)
     recipients: list[FakeUser] = field(default_factory=list)  # DMs
     deleted: bool = False
+    guild_label: str = ""  # the guild's name in transcripts, for guilds other than the main one
 
     @property
     def is_thread(self) -> bool:
@@ -237,7 +258,8 @@ class FakeChannel:
     def label(self) -> str:
         if self.is_dm:
             return "DM with " + ", ".join(u.name for u in self.recipients)
-        return ("thread #" if self.is_thread else "#") + self.name
+        where = f"{self.guild_label} " if self.guild_label else ""
+        return where + ("thread #" if self.is_thread else "#") + self.name
 
     def payload(self, *, permissions: int | None = None, message_count: int = 0) -> dict[str, Any]:
         if self.is_dm:
@@ -504,11 +526,18 @@ class FakeInteraction:
     modal: dict[str, Any] | None = None
     defer_ephemeral: bool = False
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first callback attempt
+    faulted_at: float | None = None  # loop time of the first request about it that met an injected fault
+    aged: float = 0.0  # seconds a test aged its token by (`FakeDiscord.age_interaction`)
     violations: list[Any] = field(default_factory=list)  # what Discord rejected about the bot's answers
 
     @property
     def kind(self) -> str:
         return InteractionType.NAMES.get(self.type, str(self.type))
+
+    @property
+    def faulted(self) -> bool:
+        """Whether an injected fault hit a request about this interaction (its lateness is not the bot's)."""
+        return self.faulted_at is not None
 
 
 def walk_components(components: list[dict[str, Any]]) -> Any:

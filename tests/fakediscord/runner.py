@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import json
 import logging
+import os
+import signal
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -19,6 +23,17 @@ from .server import FakeDiscord
 BotFactory = Callable[[contextlib.AsyncExitStack], "commands.Bot | Awaitable[commands.Bot]"]
 
 DISCORD_PACKAGE = str(Path(discord.__file__).parent)
+
+
+def no_identify_delay(bot: discord.Client) -> discord.Client:
+    """Make `bot` IDENTIFY at once: discord.py waits 5 s before every IDENTIFY but the first (a re-IDENTIFY after
+    INVALID_SESSION, each shard after the first of an AutoShardedClient), which only slows tests down."""
+
+    async def identify_now(shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    bot.before_identify_hook = identify_now  # type: ignore[method-assign]
+    return bot
 
 
 class _ErrorCollector(logging.Handler):
@@ -162,3 +177,151 @@ class BotRunner:
         code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
         filename = code.co_filename if code is not None else ""
         return filename.startswith(DISCORD_PACKAGE) or "/cogs/" in filename
+
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    """A bot in its own OS process (`python -m tests.fakediscord.subprocess_bot`) against a FakeDiscord served by
+    this process: start, stop (SIGTERM: a clean close), kill (SIGKILL: a crash), restart; errors it logs are
+    collected like `BotRunner`'s.
+
+    `factory` is `module:function` (the `BotFactory` signature); `env` adds environment variables (e.g.
+    `{"SHARD_IDS": "1", "SHARD_COUNT": "2"}`) for the factory to read.
+    """
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        factory: str,
+        *,
+        env: dict[str, str] | None = None,
+        extensions: Sequence[str] = (),
+        sync_commands: bool = False,
+        token: str | None = None,
+        identify_delay: bool = False,
+        ready_timeout: float = 30.0,
+        name: str = "",
+    ) -> None:
+        self.fake = fake
+        self.factory = factory
+        self.env = dict(env or {})
+        self.extensions = tuple(extensions)
+        self.sync_commands = sync_commands
+        self.token = token or fake.token
+        self.identify_delay = identify_delay
+        self.ready_timeout = ready_timeout
+        self.name = name or factory
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self.ready_info: dict[str, object] = {}
+        self.output: list[str] = []  # everything it wrote, stdout and stderr, for failure reports
+        self._errors: list[str] = []
+        self._ready: asyncio.Event = asyncio.Event()
+        self._readers: list[asyncio.Task[None]] = []
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    @property
+    def logged_errors(self) -> list[str]:
+        return list(self._errors)
+
+    def take_logged_errors(self) -> list[str]:
+        taken, self._errors = self._errors, []
+        return taken
+
+    def command(self) -> list[str]:
+        args = [sys.executable, "-m", "tests.fakediscord.subprocess_bot", "--base-url", self.fake.base_url]
+        args += ["--factory", self.factory, "--token", self.token, "--exit-with-stdin"]
+        for extension in self.extensions:
+            args += ["--extension", extension]
+        if self.sync_commands:
+            args.append("--sync")
+        if not self.identify_delay:
+            args.append("--no-identify-delay")
+        return args
+
+    async def start(self) -> None:
+        """Spawn the process and wait until its bot is ready (or fail with its output)."""
+        if self.running:
+            raise RuntimeError(f"{self.name} is already running")
+        env = {**os.environ, **self.env}
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT), env.get("PYTHONPATH", "")) if p)
+        self._ready = asyncio.Event()
+        self.process = await asyncio.create_subprocess_exec(
+            *self.command(),
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,  # if this process dies, the bot's stdin ends and it closes
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        self.starts += 1
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self._readers = [
+            asyncio.create_task(self._read(self.process.stdout), name=f"bot-process-stdout-{self.pid}"),
+            asyncio.create_task(self._read(self.process.stderr), name=f"bot-process-stderr-{self.pid}"),
+        ]
+        exited = asyncio.create_task(self.process.wait())
+        ready = asyncio.create_task(self._ready.wait())
+        done, _ = await asyncio.wait({exited, ready}, timeout=self.ready_timeout, return_when="FIRST_COMPLETED")
+        for task in (exited, ready):
+            if task not in done:
+                task.cancel()
+        if ready not in done:
+            await self.kill()
+            tail = "\n".join(self.output[-30:])
+            why = "exited" if exited in done else f"was not ready after {self.ready_timeout} s"
+            raise RuntimeError(f"bot process {self.name} {why}; its output:\n{tail}")
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        from .subprocess_bot import ERROR, READY
+
+        while line := await stream.readline():
+            text = line.decode(errors="replace").rstrip("\n")
+            self.output.append(text)
+            if text.startswith(READY + " "):
+                self.ready_info = json.loads(text[len(READY) + 1 :])
+                self._ready.set()
+            elif text.startswith(ERROR + " "):
+                record = json.loads(text[len(ERROR) + 1 :])
+                self._errors.append(f"{record['logger']}: {record['message']}")
+
+    async def _finish(self, sig: int, timeout: float) -> int | None:
+        process = self.process
+        if process is None:
+            return None
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(sig)
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        self._readers = []
+        return process.returncode
+
+    async def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM: the bot closes cleanly (its gateway session ends). Returns the exit code."""
+        was_running = self.running
+        code = await self._finish(signal.SIGTERM, timeout)
+        if was_running and code != 0:
+            self._errors.append(f"bot process {self.name} exited with {code} after SIGTERM")
+        return code
+
+    async def kill(self) -> int | None:
+        """SIGKILL: the process dies at once, mid-request if need be (its gateway session stays resumable)."""
+        return await self._finish(signal.SIGKILL, 5.0)
+
+    async def restart(self, *, kill: bool = False) -> None:
+        await (self.kill() if kill else self.stop())
+        await self.start()

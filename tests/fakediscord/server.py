@@ -1,14 +1,17 @@
-"""The fake Discord: REST API and gateway on 127.0.0.1, a model of one guild, limits enforced.
+"""The fake Discord: REST API and gateway on 127.0.0.1, a model of a guild (or several), limits enforced.
 
 `FakeDiscord` is started inside the test's event loop. While it runs, discord.py's `Route.BASE` and
 `DiscordWebSocket.DEFAULT_GATEWAY` point at it, so an unmodified bot logs in, connects and answers
-interactions against it. The drivers that act as people (slash commands, clicks, ...) are in `drivers.py`.
+interactions against it. The drivers that act as people (slash commands, clicks, ...) are in `drivers.py`;
+the faults it can inject are in `faults.py`. The gateway keeps sessions (RESUME replays what a shard missed) and
+routes each guild's events to its shard.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import mimetypes
 import re
@@ -16,6 +19,7 @@ import secrets
 import socket
 import time
 import traceback
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -26,7 +30,8 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
-from .drivers import Drivers
+from .drivers import ClientRefused, Drivers
+from .faults import HTTP_CLIENT_RETRIED, SERVER_ERROR_MESSAGES, Fault, FaultInjector
 from .model import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -35,6 +40,7 @@ from .model import (
     ChannelType,
     FakeAttachment,
     FakeChannel,
+    FakeGuild,
     FakeInteraction,
     FakeMessage,
     FakeRole,
@@ -75,6 +81,9 @@ DM_PERMISSIONS = (
     | Perm.USE_APPLICATION_COMMANDS
 )
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
+# What an injected fault on an interaction's requests can cause without the bot being at fault.
+FAULT_EXCUSES = frozenset({"late response", "double response", "no response", "not acknowledged", "no original"})
+FAULT_RETRY_WAIT = 20.0  # how long past the deadline to wait for an answer that discord.py retries after a fault
 
 
 @dataclass(eq=False)
@@ -90,6 +99,11 @@ class RecordedRequest:
     headers: dict[str, str]
     at: float
     status: int | None = None
+    fault: str | None = None  # the fault the fake injected into this request, if any
+
+    @property
+    def dropped(self) -> bool:
+        return self.fault == "drop" and self.status == 0
 
     @property
     def short_path(self) -> str:
@@ -99,7 +113,39 @@ class RecordedRequest:
     def __str__(self) -> str:
         query = "?" + "&".join(f"{k}={v}" for k, v in self.query.items()) if self.query else ""
         status = f" -> {self.status}" if self.status is not None else ""
+        if self.dropped:
+            status = " -> connection dropped"
+        if self.fault:
+            status += f" (injected {self.fault})"
         return f"{self.method} {self.short_path}{query}{status}"
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    """One gateway session (IDENTIFY to INVALID_SESSION): its shard, sequence and the events sent on it, which a
+    RESUME replays from the client's last sequence."""
+
+    id: str
+    shard_id: int
+    shard_count: int
+    identify: dict[str, Any]
+    ws: web.WebSocketResponse | None = None
+    seq: int = 0
+    events: deque[tuple[int, str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=10_000))
+    disconnected_at: float | None = None  # loop time
+    invalid: bool = False
+    resumes: int = 0
+    ready: bool = False  # READY and every GUILD_CREATE sent, or RESUMED
+
+    @property
+    def connected(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the events of `guild_id` (None: DMs, which go to shard 0)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return (guild_id >> 22) % self.shard_count == self.shard_id
 
 
 @dataclass(eq=False)
@@ -156,12 +202,36 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
 
 
+def gateway_url_for(base_url: str) -> str:
+    return base_url.replace("http://", "ws://", 1) + "/gateway"
+
+
+def point_discord_at(base_url: str) -> list[tuple[Any, str, Any]]:
+    """Point discord.py at a fake Discord served at `base_url` (http://127.0.0.1:PORT): its REST base
+    (`Route.BASE`, which the webhook adapter uses too) and its gateway (`DiscordWebSocket.DEFAULT_GATEWAY`).
+    Returns what `restore_discord` needs to undo it. The in-process harness and `subprocess_bot` both use this."""
+    patched = []
+    for owner, name, value in (
+        (discord.http.Route, "BASE", base_url + API),
+        (discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(gateway_url_for(base_url))),
+    ):
+        patched.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, value)
+    return patched
+
+
+def restore_discord(patched: list[tuple[Any, str, Any]]) -> None:
+    for owner, name, value in reversed(patched):
+        setattr(owner, name, value)
+    patched.clear()
+
+
 class FakeDiscord(Drivers):
     """One guild ("Kingdomino Test Server"), its channels, roles and members, and the bot's application.
 
     People: `alice` (role Game Master: Manage Channels, Manage Messages, Manage Threads), `bob`, `carol`, `dave`;
     `olivia` owns the guild. Channels: `#general` (no threads for @everyone), `#kingdomino` (threads allowed),
-    `#announcements` (@everyone, the bot included, cannot send messages).
+    `#announcements` (@everyone, the bot included, cannot send messages). `add_guild` adds more guilds.
     """
 
     def __init__(self, *, token: str = "fake-token", privileged_intents: int = 0) -> None:
@@ -173,19 +243,24 @@ class FakeDiscord(Drivers):
         self.guild_id = self._ids()
         self.guild_name = "Kingdomino Test Server"
 
-        self.everyone_role = FakeRole(self.guild_id, "@everyone", int(EVERYONE_PERMISSIONS), 0)
+        self.everyone_role = FakeRole(self.guild_id, "@everyone", int(EVERYONE_PERMISSIONS), 0, guild_id=self.guild_id)
         self.game_master_role = FakeRole(
             self._ids(),
             "Game Master",
             int(Perm.MANAGE_CHANNELS | Perm.MANAGE_MESSAGES | Perm.MANAGE_THREADS),
             1,
+            guild_id=self.guild_id,
         )
-        self.bot_role = FakeRole(self._ids(), "Kingdomino", int(BOT_PERMISSIONS), 2, managed=True)
+        self.bot_role = FakeRole(
+            self._ids(), "Kingdomino", int(BOT_PERMISSIONS), 2, managed=True, guild_id=self.guild_id
+        )
         self.roles: dict[int, FakeRole] = {r.id: r for r in (self.everyone_role, self.game_master_role, self.bot_role)}
         self.bot_user.role_ids.append(self.bot_role.id)
 
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.owner = self.add_user("olivia")
+        self.guild = FakeGuild(self.guild_id, self.guild_name, self.owner, self.everyone_role, self.bot_role)
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: self.guild}
         self.alice = self.add_user("alice", roles=[self.game_master_role])
         self.bob = self.add_user("bob")
         self.carol = self.add_user("carol")
@@ -213,6 +288,8 @@ class FakeDiscord(Drivers):
             position=3,
             overwrites=[{"id": self.guild_id, "type": 0, "allow": 0, "deny": int(Perm.SEND_MESSAGES)}],
         )
+        for channel in (self.games_category, self.general, self.kingdomino, self.announcements):
+            self.guild.channels[channel.name] = channel
 
         self.messages: list[FakeMessage] = []
         self._messages_by_id: dict[int, FakeMessage] = {}
@@ -225,6 +302,8 @@ class FakeDiscord(Drivers):
 
         self.requests: list[RecordedRequest] = []
         self.violations: list[Violation] = []
+        self.excused: list[Violation] = []  # what Discord rejected because of an injected fault (not the bot's)
+        self.faults = FaultInjector()
         self.unhandled: list[RecordedRequest] = []
         self.internal_errors: list[str] = []
         self.identifies: list[dict[str, Any]] = []
@@ -234,8 +313,14 @@ class FakeDiscord(Drivers):
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
         self._add_routes()
         self._gateway_sockets: list[web.WebSocketResponse] = []
-        self._gateway: web.WebSocketResponse | None = None  # the identified connection
-        self._sequence = 0
+        self.sessions: list[GatewaySession] = []  # every gateway session, oldest first
+        self._ws_sessions: dict[web.WebSocketResponse, GatewaySession] = {}
+        self._closing_by_server: dict[web.WebSocketResponse, int] = {}  # close code the fake sent
+        self.shard_count = 1  # what GET /gateway/bot recommends
+        self.resume_timeout = 60.0  # seconds after a disconnect during which a RESUME is accepted
+        self.interaction_token_lifetime = 15 * 60.0  # seconds an interaction's webhook token works
+        self.expired_token_answer = (401, 50027, "Invalid Webhook Token")  # what Discord says after that
+        self._hold_gateway_until = 0.0  # loop time: new gateway connections get no HELLO before it
         self._waiters: list[asyncio.Future[None]] = []
         self._runner: web.AppRunner | None = None
         self._patched: list[tuple[Any, str, Any]] = []
@@ -250,10 +335,62 @@ class FakeDiscord(Drivers):
         self.users[user.id] = user
         return user
 
-    def _add_channel(self, name: str, kind: int, **kwargs: Any) -> FakeChannel:
-        channel = FakeChannel(self._ids(), name, kind, self.guild_id, **kwargs)
+    def _add_channel(self, name: str, kind: int, *, guild_id: int | None = None, **kwargs: Any) -> FakeChannel:
+        channel = FakeChannel(self._ids(), name, kind, guild_id or self.guild_id, **kwargs)
         self.channels[channel.id] = channel
         return channel
+
+    async def add_guild(
+        self, name: str, *, shard: tuple[int, int] | None = None, owner: FakeUser | str | None = None
+    ) -> FakeGuild:
+        """Another guild with the same people (no roles but @everyone) and channels #general and #kingdomino.
+
+        `shard=(shard_id, shard_count)` picks its id so that its events go to that shard. If a bot is connected on
+        that shard, it joins at once (GUILD_CREATE).
+        """
+        guild_id = self._ids()
+        if shard is not None:
+            shard_id, count = shard
+            while (guild_id >> 22) % count != shard_id:
+                guild_id += 1 << 22
+            self._ids._last = guild_id
+        everyone = FakeRole(guild_id, "@everyone", int(EVERYONE_PERMISSIONS), 0, guild_id=guild_id)
+        bot_role = FakeRole(self._ids(), "Kingdomino", int(BOT_PERMISSIONS), 1, managed=True, guild_id=guild_id)
+        self.roles.update({everyone.id: everyone, bot_role.id: bot_role})
+        self.bot_user.role_ids.append(bot_role.id)
+        guild = FakeGuild(guild_id, name, self.user(owner) if owner else self.owner, everyone, bot_role)
+        self.guilds[guild_id] = guild
+        for position, channel_name in enumerate(("general", "kingdomino")):
+            channel = self._add_channel(
+                channel_name, ChannelType.TEXT, guild_id=guild_id, position=position, guild_label=name
+            )
+            guild.channels[channel_name] = channel
+        if await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id)):
+            self._say("", f"({self.bot_user.name} joined {name})")
+        return guild
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild:
+        if channel.guild_id is None:
+            raise ValueError(f"{channel.label} is not in a guild")
+        return self.guilds[channel.guild_id]
+
+    def _role_ids_in(self, user: FakeUser, guild_id: int) -> list[int]:
+        return [r for r in user.role_ids if self.roles[r].guild_id == guild_id]
+
+    def member_payload(self, user: FakeUser, guild_id: int, **kwargs: Any) -> dict[str, Any]:
+        return user.member_payload(role_ids=self._role_ids_in(user, guild_id), **kwargs)
+
+    def close_dms(self, user: FakeUser | str | int, closed: bool = True) -> None:
+        """`user` accepts no DMs from the bot: sending to them answers 403, code 50007."""
+        self.user(user).dms_closed = closed
+
+    async def delete_channel(self, which: FakeChannel | str | int) -> None:
+        """Someone deletes a channel or thread: CHANNEL_DELETE / THREAD_DELETE on the gateway, then its routes
+        answer 404 (10003 Unknown Channel)."""
+        channel = self.channel(which)
+        await self._remove_channel(channel)
+        owner = self.guild_of(channel).owner if channel.guild_id else channel.recipients[0]
+        self._say(channel.label, f"{owner.name} deleted {channel.label}")
 
     def user(self, who: FakeUser | str | int) -> FakeUser:
         """A user by object, name or id."""
@@ -290,21 +427,23 @@ class FakeDiscord(Drivers):
         """Discord's permission computation: roles, then @everyone, role and member overwrites."""
         if channel.is_dm:
             return int(DM_PERMISSIONS)
-        if user is self.owner:
+        guild = self.guild_of(channel)
+        if user is guild.owner:
             return ALL_PERMISSIONS
-        base = self.everyone_role.permissions
-        for role_id in user.role_ids:
+        base = guild.everyone_role.permissions
+        role_ids = self._role_ids_in(user, guild.id)
+        for role_id in role_ids:
             base |= self.roles[role_id].permissions
         if base & Perm.ADMINISTRATOR:
             return ALL_PERMISSIONS
         target = self.channels[channel.parent_id] if channel.is_thread and channel.parent_id else channel
         perms = base
         overwrites = {(o["type"], o["id"]): o for o in target.overwrites}
-        everyone = overwrites.get((0, self.guild_id))
+        everyone = overwrites.get((0, guild.id))
         if everyone:
             perms = (perms & ~everyone["deny"]) | everyone["allow"]
         allow = deny = 0
-        for role_id in user.role_ids:
+        for role_id in role_ids:
             o = overwrites.get((0, role_id))
             if o:
                 allow, deny = allow | o["allow"], deny | o["deny"]
@@ -357,6 +496,8 @@ class FakeDiscord(Drivers):
         """Serve on 127.0.0.1 (random port) and point discord.py at it."""
         self._loop = asyncio.get_running_loop()
         self._t0 = self._loop.time()
+        loop = self._loop
+        self.faults._clock = lambda: loop.time() - self._t0
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("GET", "/gateway", self._gateway_handler)
         app.router.add_route("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
@@ -370,18 +511,11 @@ class FakeDiscord(Drivers):
         await web.SockSite(self._runner, sock).start()
         self.base_url = f"http://127.0.0.1:{port}"
         self.gateway_url = f"ws://127.0.0.1:{port}/gateway"
-        self._patch(discord.http.Route, "BASE", self.base_url + API)
-        self._patch(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(self.gateway_url))
-
-    def _patch(self, owner: Any, name: str, value: Any) -> None:
-        self._patched.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, value)
+        self._patched = point_discord_at(self.base_url)
 
     async def stop(self) -> None:
         """Close gateway connections, stop serving, restore discord.py."""
-        for owner, name, value in reversed(self._patched):
-            setattr(owner, name, value)
-        self._patched.clear()
+        restore_discord(self._patched)
         for ws in list(self._gateway_sockets):
             await ws.close()
         if self._runner is not None:
@@ -390,8 +524,32 @@ class FakeDiscord(Drivers):
 
     @property
     def connected(self) -> bool:
-        """Whether a bot is connected to the gateway and identified."""
-        return self._gateway is not None and not self._gateway.closed
+        """Whether a bot is connected to the gateway and identified (on any shard)."""
+        return any(s.connected for s in self.sessions)
+
+    @property
+    def connected_shards(self) -> list[int]:
+        """The shard ids with a connected, identified gateway session."""
+        return sorted({s.shard_id for s in self.sessions if s.connected})
+
+    def session(self, shard_id: int = 0) -> GatewaySession:
+        """The newest gateway session of shard `shard_id`."""
+        for session in reversed(self.sessions):
+            if session.shard_id == shard_id:
+                return session
+        raise LookupError(f"no gateway session for shard {shard_id}")
+
+    def _resumable(self, session: GatewaySession) -> bool:
+        if session.invalid:
+            return False
+        if session.connected or session.disconnected_at is None:
+            return True
+        assert self._loop is not None
+        return self._loop.time() - session.disconnected_at <= self.resume_timeout
+
+    def _sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The live sessions that get `guild_id`'s events (connected, or disconnected but resumable)."""
+        return [s for s in self.sessions if s.receives(guild_id) and self._resumable(s)]
 
     # --- failures -----------------------------------------------------------------------------------------
     def take_violations(self) -> list[Violation]:
@@ -426,10 +584,15 @@ class FakeDiscord(Drivers):
         problems: list[limits.Problem] | None = None,
     ) -> Violation:
         violation = Violation(kind, message, request, interaction, problems or [])
+        channel = interaction.channel.label if interaction else ""
+        if interaction is not None and interaction.faulted and kind in FAULT_EXCUSES:
+            self.excused.append(violation)
+            self._say(channel, f"(Discord rejects this, because of an injected fault: {violation})")
+            self._notify()
+            return violation
         self.violations.append(violation)
         if interaction is not None:
             interaction.violations.append(violation)
-        channel = interaction.channel.label if interaction else ""
         self._say(channel, f"!! Discord would reject this: {violation}")
         self._notify()
         return violation
@@ -641,6 +804,17 @@ class FakeDiscord(Drivers):
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         rec = await self._record(request)
+        rule = self.faults.pick(rec) if request.path.startswith(API + "/") else None
+        if rule is not None:
+            return await self._inject(request, rec, rule)
+        response = await self._respond(request, rec)
+        rec.status = response.status
+        if response.status < 300:
+            self.faults.note_success(rec)
+        self._notify()
+        return response
+
+    async def _respond(self, request: web.Request, rec: RecordedRequest) -> web.StreamResponse:
         try:
             response = await self._handle(request, rec)
         except Rejected as rejected:
@@ -661,9 +835,90 @@ class FakeDiscord(Drivers):
             # A bug in the fake: report it at teardown, answer 400 (a 5xx would make discord.py retry slowly).
             self.internal_errors.append(f"{rec}: {traceback.format_exc()}")
             response = json_response({"code": 0, "message": "fake Discord crashed, see the test report"}, 400)
+        return response
+
+    # --- injected faults ------------------------------------------------------------------------------------------
+    def _interaction_of(self, rec: RecordedRequest) -> FakeInteraction | None:
+        parts = rec.path.split("/")
+        if len(parts) > 3 and parts[1] == "interactions" and parts[2].isdigit():
+            return self.interactions.get(int(parts[2]))
+        if len(parts) > 3 and parts[1] == "webhooks":
+            return self._interactions_by_token.get(parts[3])
+        return None
+
+    async def _inject(self, request: web.Request, rec: RecordedRequest, rule: Fault) -> web.StreamResponse:
+        """Answer `rec` with the fault `rule` instead of (or around) the normal handling."""
+        rec.fault = rule.kind
+        entry = self.faults.log(rule.kind, rule.describe(), request=rec)
+        it = self._interaction_of(rec)
+        webhook = rec.path.startswith(("/interactions/", "/webhooks/"))
+        if it is not None and it.faulted_at is None:
+            it.faulted_at = rec.at
+        self._say(it.channel.label if it else "", f"(fault injected: {entry.detail} for {rec})")
+        retried = False  # whether discord.py will send the request again by itself
+        response: web.StreamResponse | None
+        if rule.kind in ("rate limit", "global rate limit"):
+            response, retried = self._rate_limited(rule), True
+        elif rule.kind == "server error":
+            body = {"message": SERVER_ERROR_MESSAGES[rule.status], "code": 0}
+            response, retried = json_response(body, rule.status), webhook or rule.status in HTTP_CLIENT_RETRIED
+        elif rule.kind == "refuse upload":
+            response = json_response({"message": "Request entity too large", "code": 40005}, 413)
+        elif rule.kind == "slow":
+            if rule.applied:
+                response = await self._respond(request, rec)
+                await asyncio.sleep(rule.delay)
+            else:
+                await asyncio.sleep(rule.delay)
+                response = await self._respond(request, rec)
+            retried = True  # the request is carried out: its answer counts
+        else:  # drop
+            if rule.applied:
+                await self._respond(request, rec)
+            try:
+                await self.faults.run_on_hit(rule, rec)
+            except Exception:  # the test's callback failed: report it at teardown, drop the connection anyway
+                self.internal_errors.append(f"on_hit of {rule.describe()} failed: {traceback.format_exc()}")
+            response = None
+        if it is not None and not retried:
+            it.answered.set()  # the bot tried; nothing more will come of this attempt
+        if response is None:
+            rec.status = 0
+            if request.transport is not None:
+                request.transport.close()
+            request.protocol.force_close()
+            self._notify()
+            return web.Response(status=500)  # never sent: the connection is gone
         rec.status = response.status
+        if response.status < 300:
+            self.faults.note_success(rec)
         self._notify()
         return response
+
+    def _rate_limited(self, rule: Fault) -> web.Response:
+        retry_after = rule.retry_after
+        is_global = rule.kind == "global rate limit"
+        headers = {
+            "Content-Type": "application/json",
+            "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            bucket = rule.bucket or hashlib.sha1(f"{rule.method} {rule.route}".encode()).hexdigest()[:16]
+            headers.update(
+                {
+                    "X-RateLimit-Bucket": bucket,
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                }
+            )
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
 
     async def _handle(self, request: web.Request, rec: RecordedRequest) -> web.StreamResponse:
         if not request.path.startswith(API + "/"):
@@ -706,7 +961,11 @@ class FakeDiscord(Drivers):
         await ws.prepare(request)
         rec.status = 101
         self._gateway_sockets.append(ws)
+        loop = asyncio.get_running_loop()
         try:
+            hold = self._hold_gateway_until - loop.time()
+            if hold > 0:  # Discord is unreachable for a while: the bot misses events, which RESUME replays
+                await asyncio.sleep(hold)
             await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}))
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -715,9 +974,16 @@ class FakeDiscord(Drivers):
                 await self._gateway_op(ws, json.loads(msg.data))
         finally:
             self._gateway_sockets.remove(ws)
-            if self._gateway is ws:
-                self._gateway = None
-                self._say("", "(the bot disconnected from the gateway)")
+            session = self._ws_sessions.pop(ws, None)
+            by_server = ws in self._closing_by_server
+            code = self._closing_by_server.pop(ws, ws.close_code)
+            if session is not None and session.ws is ws:
+                session.ws = None
+                session.ready = False
+                session.disconnected_at = loop.time()
+                if not by_server and ws.close_code in (1000, 1001):
+                    session.invalid = True  # a client that closes with 1000/1001 ends its session
+                self._say("", f"(the bot disconnected from the gateway, shard {session.shard_id}, code {code})")
             self._notify()
         return ws
 
@@ -726,59 +992,187 @@ class FakeDiscord(Drivers):
         if op == 1:  # heartbeat
             await ws.send_str(json.dumps({"op": 11}))
         elif op == 2:  # identify
-            self.identifies.append(data)
-            if data.get("token") != self.token:
-                await ws.close(code=4004, message=b"Authentication failed.")
-                return
-            if data.get("intents", 0) & PRIVILEGED_INTENTS & ~self.privileged_intents:
-                await ws.close(code=4014, message=b"Disallowed intent(s).")
-                return
-            self._gateway = ws
-            self._sequence = 0
-            await self.dispatch(
-                "READY",
-                {
-                    "v": 10,
-                    "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                    "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                    "session_id": secrets.token_hex(16),
-                    "resume_gateway_url": self.gateway_url,
-                    "application": {"id": str(self.application_id), "flags": 0},
-                    "private_channels": [],
-                    "relationships": [],
-                    "shard": [0, 1],
-                },
-            )
-            await self.dispatch("GUILD_CREATE", self.guild_payload())
-            self._say("", f"({self.bot_user.name} connected to the gateway)")
-            self._notify()
+            await self._identify(ws, data)
         elif op == 3:  # presence update
             pass
-        elif op == 6:  # resume: sessions are not kept, so start over
-            await ws.send_str(json.dumps({"op": 9, "d": False}))
+        elif op == 6:  # resume
+            await self._resume(ws, data)
         else:
             self._violate("gateway", f"unexpected gateway op {op}: {msg}")
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
-        """Send a gateway DISPATCH to the connected bot. False when no bot is connected (the event is lost)."""
-        ws = self._gateway
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        self.identifies.append(data)
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if data.get("intents", 0) & PRIVILEGED_INTENTS & ~self.privileged_intents:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
+        shard_id, shard_count = data.get("shard") or (0, 1)
+        if not 0 <= shard_id < shard_count:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        # As on Discord, an older session of the same shard lives on (two processes that claim the same shard both
+        # get its events, and both answer its interactions).
+        session = GatewaySession(secrets.token_hex(16), shard_id, shard_count, data, ws)
+        self.sessions.append(session)
+        self._ws_sessions[ws] = session
+        guilds = [g for g in self.guilds.values() if session.receives(g.id)]
+        await self._send_event(
+            session,
+            "READY",
+            {
+                "v": 10,
+                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": session.id,
+                "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "shard": [shard_id, shard_count],
+            },
+        )
+        for guild in guilds:
+            await self._send_event(session, "GUILD_CREATE", self.guild_payload(guild.id))
+        session.ready = True
+        self.faults.note_gateway_back(shard_id)
+        shown = f" (shard {shard_id} of {shard_count})" if shard_count > 1 else ""
+        self._say("", f"({self.bot_user.name} connected to the gateway{shown})")
+        self._notify()
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session = next((s for s in self.sessions if s.id == data.get("session_id")), None)
+        if session is None or not self._resumable(session):
+            if session is not None:
+                session.invalid = True
+            self._say("", "(the gateway refused a RESUME: INVALID_SESSION, the bot must IDENTIFY again)")
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return
+        if session.ws is not None and session.ws is not ws and not session.ws.closed:
+            self._closing_by_server[session.ws] = 4000
+            await session.ws.close(code=4000, message=b"Resumed elsewhere.")
+        session.ws = ws
+        session.disconnected_at = None
+        session.resumes += 1
+        self._ws_sessions[ws] = session
+        last = data.get("seq") or 0
+        missed = [e for e in session.events if e[0] > last]
+        for seq, event, payload in missed:
+            await ws.send_str(json.dumps({"op": 0, "t": event, "s": seq, "d": payload}))
+        await self._send_event(session, "RESUMED", {})
+        session.ready = True
+        self.faults.note_gateway_back(session.shard_id)
+        self._say("", f"(the bot resumed shard {session.shard_id}: {len(missed)} missed event(s) replayed)")
+        self._notify()
+
+    async def _send_event(self, session: GatewaySession, event: str, data: dict[str, Any]) -> bool:
+        session.seq += 1
+        session.events.append((session.seq, event, data))
+        ws = session.ws
         if ws is None or ws.closed:
             return False
-        self._sequence += 1
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
+        try:
+            await ws.send_str(json.dumps({"op": 0, "t": event, "s": session.seq, "d": data}))
+        except ConnectionError:
+            return False
         return True
 
-    def guild_payload(self) -> dict[str, Any]:
-        channels = [c for c in self.channels.values() if not c.deleted and not c.is_dm]
+    @staticmethod
+    def _event_guild(event: str, data: dict[str, Any]) -> int | None:
+        if event.startswith("GUILD_") and "guild_id" not in data:
+            return int(data["id"])
+        guild_id = data.get("guild_id")
+        return int(guild_id) if guild_id else None
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
+        """Send a gateway DISPATCH on the shard that gets its guild's events (DMs: shard 0). While that shard is
+        disconnected but resumable, the event waits for its RESUME. False when no session would get it (lost)."""
+        sessions = self._sessions_for(self._event_guild(event, data))
+        for session in sessions:
+            await self._send_event(session, event, data)
+        return bool(sessions)
+
+    # --- gateway: what Discord does to connections ----------------------------------------------------------------
+    def _target_sessions(self, shard_id: int | None) -> list[GatewaySession]:
+        targets = [s for s in self.sessions if s.connected and (shard_id is None or s.shard_id == shard_id)]
+        if not targets:
+            raise AssertionError(f"no connected gateway session{'' if shard_id is None else f' on shard {shard_id}'}")
+        return targets
+
+    async def close_gateway(
+        self, code: int | None = 4000, *, shard_id: int | None = None, hold: float = 0.0, reason: str = ""
+    ) -> None:
+        """Close the gateway connection(s) (all shards, or `shard_id`) with `code`, as Discord does: discord.py
+        reconnects and RESUMEs. 4009 (session timed out) also ends the session, so the RESUME gets INVALID_SESSION
+        and the bot IDENTIFYs again. None: the connection is lost without a close frame (a network failure).
+        `hold`: new connections get no HELLO for that long (events meanwhile are
+        buffered and replayed on RESUME)."""
+        assert self._loop is not None
+        if hold:
+            self._hold_gateway_until = self._loop.time() + hold
+        for session in self._target_sessions(shard_id):
+            ws = session.ws
+            assert ws is not None
+            if code == 4009:
+                session.invalid = True
+            self._closing_by_server[ws] = code or 1006
+            what = f"close {code}" if code else "connection lost"
+            self.faults.log("gateway close", what, shard_id=session.shard_id)
+            self._say("", f"(fault injected: gateway shard {session.shard_id}: {what})")
+            if code is None:
+                transport = ws._req.transport if ws._req is not None else None
+                if transport is not None:
+                    transport.abort()
+                continue
+            await ws.close(code=code, message=(reason or f"closed by the test ({code})").encode())
+
+    async def request_reconnect(self, *, shard_id: int | None = None) -> None:
+        """Send op 7 RECONNECT: discord.py closes and RESUMEs."""
+        for session in self._target_sessions(shard_id):
+            assert session.ws is not None
+            self.faults.log("gateway reconnect", "op 7 RECONNECT", shard_id=session.shard_id)
+            await session.ws.send_str(json.dumps({"op": 7, "d": None}))
+
+    async def invalidate_session(self, *, shard_id: int | None = None, resumable: bool = False) -> None:
+        """Send op 9 INVALID_SESSION: not `resumable` ends the session (the bot IDENTIFYs again)."""
+        for session in self._target_sessions(shard_id):
+            assert session.ws is not None
+            if not resumable:
+                session.invalid = True
+            self.faults.log("gateway invalid session", f"op 9 INVALID_SESSION {resumable}", shard_id=session.shard_id)
+            await session.ws.send_str(json.dumps({"op": 9, "d": resumable}))
+
+    async def wait_for_gateway(self, *, shard_id: int | None = None, timeout: float = 5.0) -> GatewaySession:
+        """Wait until the shard (or any shard) has a connected session again, and return it."""
+
+        def ready() -> GatewaySession | None:
+            for session in reversed(self.sessions):
+                live = session.connected and session.ready and not session.invalid
+                if live and (shard_id is None or session.shard_id == shard_id):
+                    return session
+            return None
+
+        return await self.wait_until(ready, timeout=timeout, what=f"the gateway (shard {shard_id})")
+
+    def guilds_on(self, session: GatewaySession) -> list[FakeGuild]:
+        return [g for g in self.guilds.values() if session.receives(g.id)]
+
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild = self.guilds[guild_id or self.guild_id]
+        channels = [c for c in self.channels.values() if not c.deleted and c.guild_id == guild.id]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
             "banner": None,
             "description": None,
-            "owner_id": str(self.owner.id),
+            "owner_id": str(guild.owner.id),
             "afk_channel_id": None,
             "afk_timeout": 300,
             "verification_level": 0,
@@ -789,21 +1183,21 @@ class FakeDiscord(Drivers):
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "preferred_locale": "en-US",
-            "system_channel_id": str(self.general.id),
+            "system_channel_id": str(guild.channels["general"].id),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,
             "features": [],
-            "roles": [r.payload() for r in self.roles.values()],
+            "roles": [r.payload() for r in self.roles.values() if r.guild_id == guild.id],
             "emojis": [],
             "stickers": [],
             "channels": [c.payload() for c in channels if not c.is_thread],
             "threads": [
-                {**c.payload(message_count=self._count_messages(c)), "guild_id": str(self.guild_id)}
+                {**c.payload(message_count=self._count_messages(c)), "guild_id": str(guild.id)}
                 for c in channels
                 if c.is_thread and not c.archived
             ],
-            "members": [u.member_payload() for u in self.users.values()],
+            "members": [self.member_payload(u, guild.id) for u in self.users.values()],
             "member_count": len(self.users),
             "large": False,
             "unavailable": False,
@@ -850,14 +1244,14 @@ class FakeDiscord(Drivers):
 
     async def _get_gateway(self, rec: RecordedRequest) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit})
 
     def _check_app(self, app: str) -> None:
         if int(app) != self.application_id:
             raise Rejected(404, 10002, "Unknown Application", violation="unknown application")
 
     def _check_guild(self, guild: str | None) -> int | None:
-        if guild is not None and int(guild) != self.guild_id:
+        if guild is not None and int(guild) not in self.guilds:
             raise Rejected(403, 50001, "Missing Access", violation="unknown guild", detail=f"no guild {guild}")
         return int(guild) if guild is not None else None
 
@@ -907,26 +1301,26 @@ class FakeDiscord(Drivers):
     # --- REST: guild, users, channels ------------------------------------------------------------------------
     async def _get_guild(self, rec: RecordedRequest, gid: str) -> web.Response:
         self._check_guild(gid)
-        data = self.guild_payload()
+        data = self.guild_payload(int(gid))
         for key in ("channels", "threads", "members", "voice_states", "presences"):
             data.pop(key)
         return json_response(data)
 
     async def _get_guild_channels(self, rec: RecordedRequest, gid: str) -> web.Response:
         self._check_guild(gid)
-        channels = [c for c in self.channels.values() if not c.deleted and not c.is_dm and not c.is_thread]
+        channels = [c for c in self.channels.values() if not c.deleted and c.guild_id == int(gid) and not c.is_thread]
         return json_response([c.payload() for c in channels])
 
     async def _get_roles(self, rec: RecordedRequest, gid: str) -> web.Response:
         self._check_guild(gid)
-        return json_response([r.payload() for r in self.roles.values()])
+        return json_response([r.payload() for r in self.roles.values() if r.guild_id == int(gid)])
 
     async def _get_member(self, rec: RecordedRequest, gid: str, uid: str) -> web.Response:
         self._check_guild(gid)
         user = self.users.get(int(uid))
         if user is None:
             raise Rejected(404, 10007, "Unknown Member")
-        return json_response(user.member_payload())
+        return json_response(self.member_payload(user, int(gid)))
 
     async def _get_user(self, rec: RecordedRequest, uid: str) -> web.Response:
         user = self.users.get(int(uid))
@@ -990,7 +1384,7 @@ class FakeDiscord(Drivers):
             for key in ("name", "archived", "locked", "invitable", "auto_archive_duration"):
                 if key in body:
                     setattr(channel, key, body[key])
-            await self.dispatch("THREAD_UPDATE", {**self._channel_payload(channel), "guild_id": str(self.guild_id)})
+            await self.dispatch("THREAD_UPDATE", {**self._channel_payload(channel), "guild_id": str(channel.guild_id)})
         else:
             self._require(channel, Perm.MANAGE_CHANNELS, "edit a channel")
             for key in ("name", "topic"):
@@ -1005,6 +1399,12 @@ class FakeDiscord(Drivers):
         if channel.is_dm:
             return json_response(channel.payload())
         self._require(channel, Perm.MANAGE_THREADS if channel.is_thread else Perm.MANAGE_CHANNELS, "delete it")
+        payload = await self._remove_channel(channel)
+        self._say(channel.label, f"{self.bot_user.name} deleted {channel.label}")
+        return json_response(payload)
+
+    async def _remove_channel(self, channel: FakeChannel) -> dict[str, Any]:
+        """Delete a channel (and a category's or channel's threads go with it): gateway events, then 404s."""
         channel.deleted = True
         payload = self._channel_payload(channel)
         if channel.is_thread:
@@ -1012,15 +1412,16 @@ class FakeDiscord(Drivers):
                 "THREAD_DELETE",
                 {
                     "id": str(channel.id),
-                    "guild_id": str(self.guild_id),
+                    "guild_id": str(channel.guild_id),
                     "parent_id": str(channel.parent_id),
                     "type": channel.type,
                 },
             )
         else:
             await self.dispatch("CHANNEL_DELETE", payload)
-        self._say(channel.label, f"{self.bot_user.name} deleted {channel.label}")
-        return json_response(payload)
+            for thread in [c for c in self.channels.values() if c.parent_id == channel.id and c.is_thread]:
+                thread.deleted = True  # Discord sends no THREAD_DELETE for them; discord.py drops them itself
+        return payload
 
     async def _typing(self, rec: RecordedRequest, cid: str) -> web.Response:
         self._get_channel_or_404(cid)
@@ -1050,7 +1451,8 @@ class FakeDiscord(Drivers):
             thread_id,
             body["name"],
             kind,
-            self.guild_id,
+            parent.guild_id,
+            guild_label=parent.guild_label,
             parent_id=parent.id,
             owner_id=self.bot_user.id,
             auto_archive_duration=body.get("auto_archive_duration") or 1440,
@@ -1131,6 +1533,8 @@ class FakeDiscord(Drivers):
     async def _post_message(self, rec: RecordedRequest, cid: str) -> web.Response:
         channel = self._get_channel_or_404(cid)
         data = rec.json if isinstance(rec.json, dict) else {}
+        if channel.is_dm and any(u.dms_closed for u in channel.recipients):
+            raise Rejected(403, 50007, "Cannot send messages to this user")
         self._send_permissions(channel, data, rec.files)
         problems = limits.validate_message(data, rec.files, creating=True, interaction=False)
         attachments, attachment_problems = self._attachments(channel, data, rec.files, [])
@@ -1255,7 +1659,7 @@ class FakeDiscord(Drivers):
         if msg.visible_to is None:
             payload = msg.payload(guild_id=msg.channel.guild_id)
             if msg.channel.guild_id:
-                payload["member"] = msg.author.member_payload(with_user=False)
+                payload["member"] = self.member_payload(msg.author, msg.channel.guild_id, with_user=False)
             await self.dispatch("MESSAGE_CREATE", payload)
         self._notify()
 
@@ -1341,7 +1745,8 @@ class FakeDiscord(Drivers):
                 detail=f"second initial response to {it.summary} by {it.user.name} (use a follow-up or edit)",
                 interaction=it,
             )
-        elapsed = loop.time() - it.dispatched_at
+        # After an injected fault, the bot's first attempt counts: the retries' delay is Discord's doing.
+        elapsed = (it.faulted_at if it.faulted_at is not None else loop.time()) - it.dispatched_at
         if elapsed > RESPONSE_DEADLINE:
             raise Rejected(
                 404,
@@ -1451,6 +1856,11 @@ class FakeDiscord(Drivers):
             raise Rejected(
                 404, 10015, "Unknown Webhook", violation="unknown webhook", detail="no interaction has this token"
             )
+        age = asyncio.get_running_loop().time() - it.dispatched_at + it.aged
+        if age > self.interaction_token_lifetime:
+            status, code, message = self.expired_token_answer
+            self._say(it.channel.label, f"(the token of {it.summary} expired {age:.0f} s after it was sent)")
+            raise Rejected(status, code, message)
         if it.callback_type is None:
             raise Rejected(
                 404,
@@ -1555,6 +1965,14 @@ class FakeDiscord(Drivers):
         self._interactions_by_token[it.token] = it
         return it
 
+    def age_interaction(self, which: Any, seconds: float) -> FakeInteraction:
+        """Make an interaction (a Reply, FakeInteraction or id) `seconds` older for its token's lifetime (15 min):
+        its webhook then answers like Discord does for expired tokens (`expired_token_answer`)."""
+        it = getattr(which, "interaction", which)
+        it = it if isinstance(it, FakeInteraction) else self.interactions[int(it)]
+        it.aged += seconds
+        return it
+
     def interaction_payload(self, it: FakeInteraction, *, permissions: int | None = None) -> dict[str, Any]:
         channel = it.channel
         perms = self.permissions_for(it.user, channel) if permissions is None else permissions
@@ -1576,13 +1994,14 @@ class FakeDiscord(Drivers):
         if channel.is_dm:
             payload.update(user=it.user.payload(), context=1, authorizing_integration_owners={"0": "0"})
         else:
+            guild_id = str(channel.guild_id)
             payload.update(
-                guild_id=str(self.guild_id),
-                guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
+                guild_id=guild_id,
+                guild={"id": guild_id, "locale": "en-US", "features": []},
                 guild_locale="en-US",
-                member=it.user.member_payload(permissions=perms),
+                member=self.member_payload(it.user, self.guild_of(channel).id, permissions=perms),
                 context=0,
-                authorizing_integration_owners={"0": str(self.guild_id)},
+                authorizing_integration_owners={"0": guild_id},
             )
         if it.message is not None:
             payload["message"] = it.message.payload(guild_id=channel.guild_id)
@@ -1590,17 +2009,26 @@ class FakeDiscord(Drivers):
 
     async def send_interaction(self, it: FakeInteraction, *, permissions: int | None = None) -> None:
         """Dispatch INTERACTION_CREATE and wait for the bot's initial response (3 s, then a violation)."""
-        if not self.connected:
+        if it.channel.deleted:
+            raise ClientRefused(f"{it.channel.label} was deleted: nobody can use it any more")
+        if not self._sessions_for(it.channel.guild_id):
             raise AssertionError(f"no bot is connected to the gateway to receive {it.summary}")
         payload = self.interaction_payload(it, permissions=permissions)
         self._say(it.channel.label, f"{it.user.name}: {it.summary}")
         it.dispatched_at = asyncio.get_running_loop().time()
         await self.dispatch("INTERACTION_CREATE", payload)
         self._notify()
-        try:
-            # A little past the deadline, so that a late answer is reported as late rather than missing.
-            await asyncio.wait_for(it.answered.wait(), RESPONSE_DEADLINE * 7 / 6)
-        except TimeoutError:
+        loop = asyncio.get_running_loop()
+        # A little past the deadline, so that a late answer is reported as late rather than missing; longer when
+        # an injected fault made discord.py retry.
+        deadline = it.dispatched_at + RESPONSE_DEADLINE * 7 / 6
+        while not it.answered.is_set():
+            limit = deadline + (FAULT_RETRY_WAIT if it.faulted else 0.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(it.answered.wait(), max(0.0, min(limit, loop.time() + 0.05) - loop.time()))
+            if loop.time() >= limit:
+                break
+        if not it.answered.is_set():
             self._violate(
                 "no response",
                 f"the bot did not answer {it.summary} by {it.user.name} within {RESPONSE_DEADLINE:.0f} s "

@@ -23,10 +23,15 @@ from .helpers import MODES, active, config, mode_id, names_for, near, open_png, 
 
 
 def _check_cells(picture, game, index, layout) -> int:
-    """Each square's centre shows its terrain's colour; each empty cell of the frame shows the empty colour."""
+    """Each square's centre shows its terrain's colour; each empty cell of the grid shows the empty colour; the grid
+    holds every square of the kingdom (the table shows one ring of cells around them, the large view the frame)."""
     k = game.kingdoms[index]
     checked = 0
-    top, left, bottom, right = k.frame()
+    bt, bl, bb, br = k.bounds()
+    assert layout.contains(bt, bl) and layout.contains(bb, br), "every square is shown"
+    ft, fl, fb, fr = k.frame()
+    assert ft <= layout.top and fl <= layout.left and layout.bottom <= fb and layout.right <= fr, "within the frame"
+    top, left, bottom, right = layout.top, layout.left, layout.bottom, layout.right
     from render.kingdom import queen_cell
 
     queen = queen_cell(game, index)
@@ -54,7 +59,7 @@ def test_every_picture_renders_in_every_mode(mode, fraction):
     layout = table_layout(game)
     assert table.format == "PNG" and table.mode == "P"
     assert table.size == (layout.width, layout.height)
-    assert 1000 <= table.width <= 1500, "the table is meant for ~1000-1400 px wide screens"
+    assert table.width == 1000, "one width for every table: a phone shows it at 0.78"
     rgb = table.convert("RGB")
     for i in range(len(game.kingdoms)):
         _check_cells(rgb, game, i, layout.grids[i])
@@ -64,7 +69,9 @@ def test_every_picture_renders_in_every_mode(mode, fraction):
         _check_cells(kingdom.convert("RGB"), game, i, kingdom_layout(game, i))
 
     sheet = open_png(render_score_sheet(game, names, None))
-    assert sheet.width >= 900 and sheet.height >= 200
+    assert 400 <= sheet.width <= 1000 and sheet.height >= 200, "one column per kingdom: narrow enough for a phone"
+    if len(game.kingdoms) <= 4:
+        assert sheet.width <= 810
 
     remaining = open_png(render_remaining(game))
     assert remaining.width <= 600 and remaining.height <= 600, "the dominoes still to come are a small picture"
@@ -84,13 +91,14 @@ def test_table_regions_do_not_overlap():
         assert px0 <= x0 and x1 <= px1 and py0 <= y0 and y1 <= py1, "a kingdom's grid stays in its panel"
 
 
-def test_frame_shrinks_to_the_kingdom_size_as_it_fills():
+def test_the_table_shows_each_kingdom_with_one_ring_of_cells_and_the_large_view_its_frame():
     cfg = config("kingdomino", 4)
     start, end = state(cfg, seed=2, fraction=0.0), state(cfg, seed=2, fraction=1.0)
-    assert table_layout(start).grids[0].rows == 9
+    assert table_layout(start).grids[0].rows == 3, "the castle and the cells around it"
+    assert kingdom_layout(start, 0).rows == 9, "the large view shows every cell a square could go to"
     grid = table_layout(end).grids[0]
     assert grid.rows == 5 and grid.cols == 5
-    assert grid.cell > table_layout(start).grids[0].cell, "a smaller frame is drawn with bigger cells"
+    assert kingdom_layout(end, 0).rows == 5
 
 
 def test_legal_spots_are_marked_and_the_preview_is_drawn_in_place():

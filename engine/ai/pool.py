@@ -1,0 +1,380 @@
+"""Computer players thinking in worker processes, so that the event loop only awaits them (issue #12).
+
+A `hard` player thinking in a thread holds the interpreter's lock for most of its budget: with 16 of them at once
+every click in every game waits behind them. `AIPool` runs each decision in a worker process instead; the caller's
+interpreter only serialises the state and awaits the answer.
+
+How the bot uses it::
+
+    # setup_hook: start the workers once (AI_WORKERS processes; spawning them takes a moment), give the service
+    self.ai_pool = AIPool(workers=settings.ai_workers)
+    await self.ai_pool.start()
+
+    # the service, for a computer seat (key: the fairness key, the guild id; a game outside a server: its channel)
+    action = await self.ai_pool.choose_action(game, level, game.seed + len(game.log), key=guild_id, time_budget=1.0)
+
+    # shutdown (the bot's close(), before super().close()): nothing is lost by cancelling, as every computer move
+    # is saved when made and the timer loop resumes unfinished computer turns after a restart
+    await self.ai_pool.close(cancel=True)
+
+The bot must be started from a module whose top level does not start it (`bot.py` has its `__main__` guard): a
+spawned worker imports the main module once, as `__mp_main__`.
+
+What a caller can rely on:
+
+- **Processes.** Every decision runs in one of `workers` processes (default `os.cpu_count()`), started with the
+  `spawn` method: a fresh interpreter that inherits none of the bot's threads, sockets or event loop (forking a
+  process that runs asyncio and discord.py's threads is unsafe). At most `workers` decisions run at once. The
+  workers run at a lower priority (`niceness`), so that the event loop's process wins the cores.
+- **Fair queue.** Waiting decisions queue per key and are dispatched round-robin between keys: one server's 16
+  games cannot starve another server's single game; the latter waits for at most one dispatch per other key.
+- **Bounded queue: fail fast.** When a key already has `max_queued_per_key` decisions waiting, or the whole pool
+  `max_queued`, `choose` raises `PoolBusy` at once rather than waiting. The service holds a channel's lock while a
+  computer player thinks, so waiting would only pile up locked channels; after `PoolBusy` the move before it is
+  saved and the timer loop (computer seats are due at once) asks again later.
+- **Crashes lose no move.** If a worker dies (killed, out of memory), the executor stops the others too; the pool
+  is rebuilt and every decision that was running is computed again, up to `max_attempts` computations in all, then
+  `WorkerCrashed` is raised.
+- **Deterministic.** The answer depends only on (state, level, seed, options), as in the caller's process: each
+  decision builds a fresh agent from `make_agent(level, seed=seed, **options)` on `Game.from_dict(state)`, whatever
+  the worker and the load. (One exception is the agent's own: `hard` counts its effort in work units but stops at
+  its safety clock; on a machine too busy to do the work in time, its move depends on the machine's speed there
+  as it would in the bot's process. `iterations=N` with a generous `time_budget` removes the clock.)
+- **Cancellation.** Cancelling the task that awaits `choose` drops a waiting decision from the queue; a running one
+  cannot be interrupted, so it keeps its worker until done (a bounded budget) and its answer is discarded.
+- **Errors** from the agent (an unknown option: `TypeError`; a bad state: engine errors) are raised to the caller
+  as they are, not retried. An unknown level raises `ValueError` before anything is queued.
+- **Closing.** `close(cancel=False)` refuses new decisions (`PoolClosed`), waits for the queued and running ones,
+  then stops the workers; `close(cancel=True)` fails the queued and running ones with `PoolClosed` and terminates
+  the workers at once. Either way every worker process is joined (no zombies) before `close` returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Hashable
+from concurrent.futures import CancelledError as FutureCancelled
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action, action_from_dict
+from ..game import Game
+from . import AGENTS, make_agent
+
+DEFAULT_MAX_QUEUED_PER_KEY = 32
+DEFAULT_MAX_QUEUED = 512
+DEFAULT_MAX_ATTEMPTS = 3
+DEFAULT_NICENESS = 10  # 16 hard players in 2 workers on 2 cores: loop lag p99 5-12 ms at +10, 12-20 ms at 0
+
+
+class PoolError(RuntimeError):
+    """The pool could not give an answer (the agent's own errors are raised as they are)."""
+
+
+class PoolBusy(PoolError):
+    """Too many decisions are waiting (for this key, or in all); nothing was queued. Ask again later."""
+
+
+class PoolClosed(PoolError):
+    """The pool is closing or closed: the decision was not (or will not be) computed."""
+
+
+class WorkerCrashed(PoolError):
+    """Worker processes died every time this decision was computed."""
+
+
+def think(state: dict, level: str, seed: int, options: dict) -> dict:
+    """One decision, in a worker process: the action (as `Action.to_dict()`) that `make_agent(level, seed,
+    **options)` chooses for `Game.from_dict(state)`."""
+    game = Game.from_dict(state)
+    return make_agent(level, seed=seed, **options).choose(game).to_dict()
+
+
+def _init_worker(niceness: int) -> None:
+    # Ctrl+C reaches the whole process group: the bot handles it and closes the pool; a worker dying of it would
+    # only look like a crash.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+@dataclass(eq=False)
+class _Job:
+    key: Hashable
+    args: tuple
+    future: asyncio.Future
+    attempts: int = 0
+
+
+@dataclass
+class PoolStats:
+    """Counters since the pool started (for logs and `/admin`)."""
+
+    done: int = 0
+    failed: int = 0
+    busy: int = 0  # decisions refused with PoolBusy
+    cancelled: int = 0  # decisions whose caller stopped waiting
+    crashes: int = 0  # times the worker processes were found dead and replaced
+
+
+class AIPool:
+    """Worker processes for the computer players, with a bounded queue that is fair between keys.
+
+    - `workers`: processes, and decisions running at once (default `os.cpu_count()`).
+    - `max_queued_per_key`, `max_queued`: waiting decisions allowed per key and in all before `PoolBusy`.
+    - `max_attempts`: computations of one decision when workers crash, before `WorkerCrashed`.
+    - `niceness`: added to the workers' nice value (Unix; default 10), so that the event loop's process wins the
+      cores when they are all busy. A `hard` player's effort is counted in work units, not seconds, so this does
+      not change its move unless the machine is so busy that its safety clock stops it early.
+    - `start_method`: `spawn` (default) or `forkserver`; never `fork`.
+    - `worker_function`: what a worker runs for a decision (a seam for tests; it must be importable by name in a
+      fresh interpreter).
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        max_queued_per_key: int = DEFAULT_MAX_QUEUED_PER_KEY,
+        max_queued: int = DEFAULT_MAX_QUEUED,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        niceness: int = DEFAULT_NICENESS,
+        start_method: str = "spawn",
+        worker_function: Callable[[dict, str, int, dict], dict] = think,
+    ) -> None:
+        workers = workers or os.cpu_count() or 1
+        if workers < 1 or max_queued_per_key < 1 or max_queued < 1 or max_attempts < 1:
+            raise ValueError("workers, max_queued_per_key, max_queued and max_attempts must be at least 1.")
+        if start_method not in ("spawn", "forkserver"):
+            raise ValueError("start_method must be 'spawn' or 'forkserver': forking a process with threads is unsafe.")
+        self.workers = workers
+        self.max_queued_per_key = max_queued_per_key
+        self.max_queued = max_queued
+        self.max_attempts = max_attempts
+        self.niceness = niceness
+        self.stats = PoolStats()
+        self._context = multiprocessing.get_context(start_method)
+        self._function = worker_function
+        self._executor: ProcessPoolExecutor | None = None
+        self._generation = 0  # bumped when the executor is replaced, so that one crash rebuilds it once
+        self._waiting: dict[Hashable, deque[_Job]] = {}  # per key, oldest first
+        self._turns: deque[Hashable] = deque()  # keys with waiting decisions, in round-robin order
+        self._queued = 0
+        self._running: dict[asyncio.Task, _Job] = {}
+        self._idle: asyncio.Event | None = None
+        self._closing = False  # no new decisions
+        self._cancelling = False  # and the queued and running ones fail
+        self._shutdown: asyncio.Future | None = None
+
+    # -- life cycle ----------------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Start the worker processes and wait until they answer (so that the first move is not slowed by the
+        interpreters starting). Optional: the first `choose` starts the pool too."""
+        if self._closing:
+            raise PoolClosed("The computer players' pool is closed.")
+        executor = self._ensure_executor()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(executor, _ready) for _ in range(self.workers)))
+
+    async def close(self, *, cancel: bool = False) -> None:
+        """Refuse new decisions; then wait for the queued and running ones (`cancel=False`) or fail them with
+        `PoolClosed` and terminate the workers (`cancel=True`). Returns once every worker process is joined. May be
+        called again (`cancel=True` then stops what an earlier `close()` is waiting for)."""
+        self._closing = True
+        if cancel and not self._cancelling:
+            self._cancelling = True
+            for jobs in self._waiting.values():
+                for job in jobs:
+                    self._fail(job, PoolClosed("The computer players' pool closed before this move was computed."))
+            self._waiting.clear()
+            self._turns.clear()
+            self._queued = 0
+            for job in self._running.values():
+                self._fail(job, PoolClosed("The computer players' pool closed while this move was computed."))
+            self._terminate_workers()
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._stop_when_idle())
+        await asyncio.shield(self._shutdown)
+
+    async def _stop_when_idle(self) -> None:
+        while self._running or self._queued:
+            if self._idle is None:
+                self._idle = asyncio.Event()
+            self._idle.clear()
+            await self._idle.wait()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    async def __aenter__(self) -> AIPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close(cancel=exc_info[0] is not None)
+
+    # -- decisions -----------------------------------------------------------------------------------------------
+    async def choose(self, state: dict, level: str, seed: int, *, key: Hashable, **options: Any) -> dict:
+        """The action (`Action.to_dict()`) the computer player `level` with this `seed` chooses in the game
+        `state` (`Game.to_dict()`); `options` go to `make_agent` (`hard`: `time_budget`, `iterations`). `key` is
+        the fairness key (the guild id). Raises `PoolBusy` when the queue for `key` or the pool is full,
+        `PoolClosed` when the pool is closing, `WorkerCrashed` after `max_attempts` crashed workers, and the
+        agent's own errors as they are."""
+        if self._closing:
+            raise PoolClosed("The computer players' pool is closed.")
+        if level not in AGENTS:
+            raise ValueError(f"Unknown computer player {level!r}: choose one of {', '.join(AGENTS)}.")
+        waiting = self._waiting.get(key)
+        if self._queued >= self.max_queued or (waiting is not None and len(waiting) >= self.max_queued_per_key):
+            self.stats.busy += 1
+            mine = len(waiting) if waiting is not None else 0
+            raise PoolBusy(
+                f"The computer players are busy: {mine} moves of this server and {self._queued} in all are waiting."
+            )
+        job = _Job(key, (state, level, seed, dict(options)), asyncio.get_running_loop().create_future())
+        if waiting is None:
+            waiting = self._waiting[key] = deque()
+            self._turns.append(key)
+        waiting.append(job)
+        self._queued += 1
+        self._dispatch()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            self.stats.cancelled += 1
+            self._unqueue(job)
+            raise
+
+    async def choose_action(self, game: Game, level: str, seed: int, *, key: Hashable, **options: Any) -> Action:
+        """`choose` for engine objects: the game is serialised here and the action read back."""
+        return action_from_dict(await self.choose(game.to_dict(), level, seed, key=key, **options))
+
+    # -- what is going on ----------------------------------------------------------------------------------------
+    @property
+    def queued(self) -> int:
+        """Decisions waiting for a worker."""
+        return self._queued
+
+    @property
+    def running(self) -> int:
+        """Decisions being computed (a cancelled one counts until its worker is done with it)."""
+        return len(self._running)
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the live workers (for monitoring and tests)."""
+        return [p.pid for p in self._processes() if p.pid is not None and p.is_alive()]
+
+    # -- inside --------------------------------------------------------------------------------------------------
+    def _ensure_executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=self._context, initializer=_init_worker, initargs=(self.niceness,)
+            )
+            self._generation += 1
+        return self._executor
+
+    def _rebuild(self, generation: int) -> None:
+        """Replace a broken executor, once per crash however many decisions saw it."""
+        if generation != self._generation or self._executor is None:
+            return
+        self.stats.crashes += 1
+        broken, self._executor = self._executor, None
+        broken.shutdown(wait=False, cancel_futures=True)  # its manager thread has already joined the dead workers
+        self._ensure_executor()
+
+    def _processes(self) -> list[multiprocessing.process.BaseProcess]:
+        # ProcessPoolExecutor (before Python 3.14's terminate_workers) shows its processes only in this attribute.
+        return list((getattr(self._executor, "_processes", None) or {}).values())
+
+    def _terminate_workers(self) -> None:
+        for process in self._processes():
+            if process.is_alive():
+                process.terminate()
+
+    def _dispatch(self) -> None:
+        """Start waiting decisions, round-robin between keys, while fewer than `workers` run."""
+        while self._turns and len(self._running) < self.workers:
+            key = self._turns.popleft()
+            jobs = self._waiting[key]
+            job = jobs.popleft()
+            if jobs:
+                self._turns.append(key)
+            else:
+                del self._waiting[key]
+            self._queued -= 1
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._running[task] = job
+
+    def _unqueue(self, job: _Job) -> None:
+        jobs = self._waiting.get(job.key)
+        if jobs is None or job not in jobs:
+            return  # already running: its answer will be discarded
+        jobs.remove(job)
+        self._queued -= 1
+        if not jobs:
+            del self._waiting[job.key]
+            self._turns.remove(job.key)
+        if self._idle is not None and not self._running and not self._queued:
+            self._idle.set()
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            result = await self._compute(job)
+        except asyncio.CancelledError:  # the loop is shutting down, or the caller stopped waiting
+            self._release()
+            job.future.cancel()
+            raise
+        except Exception as error:  # the agent's own errors, the pool's
+            self._release()
+            self._fail(job, error)
+        except BaseException as error:  # SystemExit or the like raised by the worker function: not the loop's
+            self._release()
+            self._fail(job, PoolError(f"The computer player's process raised {error!r}."))
+        else:
+            self._release()  # before the caller wakes, so that it sees its slot free
+            if not job.future.done():
+                self.stats.done += 1
+                job.future.set_result(result)
+
+    def _release(self) -> None:
+        self._running.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+        self._dispatch()
+        if self._idle is not None and not self._running and not self._queued:
+            self._idle.set()
+
+    async def _compute(self, job: _Job) -> dict:
+        """The worker's answer; computed again in a new pool when the workers crashed. The agent's errors pass."""
+        while True:
+            if self._cancelling:
+                raise PoolClosed("The computer players' pool closed before this move was computed.")
+            if job.future.done():  # the caller stopped waiting before a crashed attempt: do not compute it again
+                raise asyncio.CancelledError
+            executor = self._ensure_executor()
+            generation = self._generation
+            try:
+                return await asyncio.wrap_future(executor.submit(self._function, *job.args))
+            except (BrokenProcessPool, FutureCancelled):
+                job.attempts += 1
+                if self._cancelling:
+                    raise PoolClosed("The computer players' pool closed while this move was computed.") from None
+                self._rebuild(generation)
+                if job.attempts >= self.max_attempts:
+                    raise WorkerCrashed(f"The computer player's process died {job.attempts} times.") from None
+
+    def _fail(self, job: _Job, error: BaseException) -> None:
+        if not job.future.done():
+            self.stats.failed += 1
+            job.future.set_exception(error)
+
+
+__all__ = ["AIPool", "PoolBusy", "PoolClosed", "PoolError", "PoolStats", "WorkerCrashed", "think"]

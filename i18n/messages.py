@@ -1,0 +1,535 @@
+"""The sentences the bot shows today (cogs/*.py and render/*.py), declared for the catalogues.
+
+The cogs and pictures still hold their English literals; when they switch to `translate(locale, ...)` they use
+these msgids (or change them: `python -m i18n extract` then updates the catalogues). Placeholders are named and
+carry whole values (a name, a number, a domino's words); no sentence is glued together from translated pieces:
+a part that varies (what a player must do) has one whole sentence per case.
+Plural pairs are `NP_(singular, plural)`; the number is `{n}`.
+"""
+
+from __future__ import annotations
+
+from . import N_, NP_
+
+# -- counts (common.count, views.points) -------------------------------------------------------------------------
+COINS = NP_("{n} coin", "{n} coins")
+KNIGHTS = NP_("{n} knight", "{n} knights")
+TOWERS = NP_("{n} tower", "{n} towers")
+POINTS = NP_("{n} point", "{n} points")
+POINTS_SIGNED = NP_("+{n} point", "+{n} points")  # a gain shown before placing
+DOMINOES_UNSEEN = NP_("{n} domino not seen yet.", "{n} dominoes not seen yet.")
+
+# -- names and small words (cogs/common.py) ------------------------------------------------------------------------
+PLAYER = N_("Player")  # the name of a player with no usable name
+COMPUTER_NAME = N_("**{name}** (computer)")
+COMPUTER_SEAT = N_("{name} (computer, {level})")
+BOT_NAME = N_("Bot {number} ({level})")
+LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+PERMISSIONS = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "attach_files": N_("Attach Files"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+}
+TWO_CELLS = N_("{first} and {second}")
+
+# What the player to act must do: one whole sentence per case. The "you" forms are imperative clauses complete in
+# themselves, filled into `{what}`: translations put `{what}` after a colon ("it's your turn: {what}"), never
+# inside a clause ("you must {what}") where their language would need another form of the verb.
+DECISION_YOU = {
+    "first_claim": N_("choose a domino of the first line for your king"),
+    "place": N_("place domino {domino}"),
+    "tax": N_("send knights to collect tax, or skip"),
+    "build": N_("build a building, or skip"),
+    "dragon": N_("bribe the dragon to burn a building, or skip"),
+    "claim": N_("choose a domino of the next line"),
+}
+DECISION_OTHER = {
+    "first_claim": N_("It's {name}'s turn: they must choose a domino of the first line for their king."),
+    "place": N_("It's {name}'s turn: they must place domino {domino}."),
+    "tax": N_("It's {name}'s turn: they must decide on tax."),
+    "build": N_("It's {name}'s turn: they must decide on building."),
+    "dragon": N_("It's {name}'s turn: they must decide on the dragon."),
+    "claim": N_("It's {name}'s turn: they must choose a domino of the next line."),
+}
+
+DECISION_OTHER_PLACE = N_("It's {name}'s turn: they must place their domino.")  # when the domino is not named
+DECISION_YOU_PLACE = N_("place your domino")  # "you must {what}" when the domino is not named
+
+SCORES_LINE = N_("Scores: {scores}")
+DYNASTY_TOTALS_LINE = N_("Dynasty totals: {scores}")
+ECONOMY_LINE = N_("{kingdom}: coins {coins}, knights in reserve {knights}, towers {towers}")
+ECONOMY_LINE_QUEEN = N_("{kingdom}: coins {coins}, knights in reserve {knights}, towers {towers}, 👑 hosts the queen")
+BREAKDOWN_LINE = N_("**{kingdom}**: {total} ({detail})")
+NOTHING_YET = N_("nothing yet")
+DYNASTY_SO_FAR = N_("{kingdom}, Dynasty games so far: {games}")
+SCORE_PARTS = {
+    "queen": N_("queen"),
+    "buildings": N_("buildings"),
+    "coins": N_("coins"),
+    "middle_kingdom": N_("Middle Kingdom"),
+    "harmony": N_("Harmony"),
+}  # the terrains use their terms
+
+# -- admin -------------------------------------------------------------------------------------------------------
+ONLY_OWNER_SYNC = N_("Only the bot's owner can sync commands.")
+SYNC_WHERE = N_("Use this in a server, or set DEV_GUILD_ID.")
+SYNCED_GLOBAL = NP_("Synced {n} command globally.", "Synced {n} commands globally.")
+SYNCED_GUILD = NP_("Synced {n} command to guild {guild}.", "Synced {n} commands to guild {guild}.")
+
+# -- the lobby (cogs/lobby.py) -----------------------------------------------------------------------------------
+VARIANT_OPTIONS = {
+    "dynasty": N_("Dynasty: three games, the highest sum wins"),
+    "middle-kingdom": N_("Middle Kingdom: +10 for a centred castle"),
+    "harmony": N_("Harmony: +5 for no discarded domino"),
+    "mighty-duel": N_("Mighty Duel: 2 players, 7x7, all dominoes"),
+    "three-player-four-dominoes": N_("3 players with lines of 4 (BGA)"),
+}
+LOBBY_TITLE = N_("**{game}** — new table by {host} ({taken}/{size} seats taken)")
+LOBBY_TEAMS = N_("Teams of two share a kingdom; the host arranges the teams by swapping seats.")
+LOBBY_TEAM = N_("Team {number}: {members}")
+LOBBY_FREE_SEAT = N_("(free seat)")
+LOBBY_VARIANTS = N_("Variants: {variants}")
+LOBBY_REMINDER = N_("Turns: reminder after {hours} h.")
+LOBBY_DEADLINE = N_("Turns: after {hours} h the computer plays for an absent player.")
+LOBBY_REMINDER_DEADLINE = N_(
+    "Turns: reminder after {reminder} h, after {deadline} h the computer plays for an absent player."
+)
+LOBBY_OPEN = N_("Click **Join** to take a seat; the host starts the game.")
+LOBBY_CANCELLED = N_("This table was cancelled.")
+LOBBY_STARTED = N_("The game has started: see the table below.")
+BUTTON_JOIN = N_("Join")
+BUTTON_LEAVE = N_("Leave")
+BUTTON_START = N_("Start")
+BUTTON_CANCEL = N_("Cancel")
+BUTTON_REMATCH = N_("Rematch")
+ADD_COMPUTER = N_("Add a computer player ({level})")
+REMOVE_COMPUTER = N_("Remove a computer player")
+COMPUTER_PLACEHOLDER = N_("Computer players (host only)")
+SWAP_PLACEHOLDER = N_("Swap two seats to arrange teams (host only)")
+MISSING_PERMISSIONS = N_("I am missing permissions in this channel: {permissions}. Ask an admin to grant them.")
+CHANNEL_HAS_GAME = N_(
+    "This channel already has a game (#{game_id}, {status}){link}. Finish or cancel it first, or start a thread "
+    "for another game."
+)
+CANNOT_POST_TABLE = N_(
+    "I could not post the table in this channel ({error}): check that I can view the channel, send messages and "
+    "attach files."
+)
+TABLE_OPEN = N_("Your table is open: players join with the **Join** button below.")
+PICK_TWO_SEATS = N_("Pick two different seats to swap.")
+PLAYER_LEFT_MEANWHILE = N_("One of those players has left the table meanwhile: pick again from the lobby's new list.")
+ALREADY_OVER = N_("This game is already over.")
+ONLY_HOST_CANCEL = N_("Only the host or a member with Manage Channels can cancel this game.")
+GAME_CANCELLED_PRIVATE = N_("The game is cancelled.")
+GAME_CANCELLED_PUBLIC = N_("❌ {game} game #{game_id} was cancelled by {user}.")
+LOBBY_CLOSED = N_("This lobby is closed: the game has started or ended.")
+ALREADY_SEATED = N_("You already have a seat at this table.")
+TABLE_FULL = N_("The table is full ({size} seats).")
+JOINED = N_("You joined the table.")
+NO_SEAT = N_("You have no seat at this table.")
+LEFT = N_("You left the table.")
+ONLY_HOST_COMPUTERS = N_("Only the host adds or removes computer players.")
+NO_COMPUTER = N_("There is no computer player to remove.")
+SOMEONE_LEFT = N_("{name} left the table.")
+SOMEONE_JOINED = N_("{name} joined the table.")
+ONLY_HOST_SEATS = N_("Only the host ({host}) arranges the seats.")
+SWAPPED = N_("{first} and {second} swapped seats.")
+ONLY_HOST_START = N_("Only the host ({host}) can start the game.")
+GAME_STARTED = N_("The game has started.")
+UNKNOWN_LOBBY_ACTION = N_("Unknown lobby action {action}.")
+CANNOT_START = N_("This table cannot start yet: {reason}")
+REMATCH_ONLY_PLAYERS = N_("Only the players of that game can ask for a rematch: start a new one with `/game new`.")
+REMATCH_NOTE = N_("🔁 Rematch! Same players and options; the host can start when everyone is ready.")
+PLAYER_RANGE = N_("{game} takes {low}-{high} players, not {size}.")
+COMPUTERS_AT_MOST = NP_(
+    "Leave at least one seat for a person: at most {n} computer player.",
+    "Leave at least one seat for a person: at most {n} computer players.",
+)
+HOURS_RANGE = N_("{option} must be between 0.5 and 720 hours.")
+TABLE_IMPOSSIBLE = N_("That table is not possible: {reason}")
+
+# -- playing (cogs/views.py, cogs/play.py) -----------------------------------------------------------------------
+SORRY = N_("Sorry, something went wrong on my side; it has been logged. Look at the latest table before trying again.")
+STALE = N_("The table changed since this was shown: look at the latest table and try again.")
+PREVIEW = N_(
+    "Preview: domino {domino} with its first square on {cell} and the second {direction}: **{gain}** now. Confirm?"
+)
+BUTTON_CONFIRM = N_("Confirm")
+BUTTON_BACK = N_("Back")
+NOT_PLAYED_ANY_MORE = N_("This game is not being played any more.")
+YOUR_TURN_HEAD = N_("**Your turn** — {what}.")
+YOUR_TURN_HEAD_KING = N_("**Your turn** (king {king} of {kings}) — {what}.")
+PICK_FIRST_LINE = N_("Pick a free domino of the first line (number and squares shown).")
+PICK_NEXT_LINE = N_("Pick a free domino of the next line (number and squares shown).")
+ONLY_ONE_PLACEMENT = N_("Only one placement is possible.")
+NO_PLACEMENT_FROM = N_("{cell} has no legal placement: pick another cell.")
+ONLY_DIRECTION = N_("From {cell} the second square can only go {direction}.")
+WHICH_WAY = N_("First square {square} on **{cell}**: which way does the second square ({second}) go?")
+DIRECTION_LABEL = N_("{arrow} {direction} ({gain})")
+DIRECTIONS = {"up": N_("up"), "right": N_("right"), "down": N_("down"), "left": N_("left")}
+THEN_DIRECTIONS = N_("then {directions}")
+CELL_PLACEHOLDER = N_("Cell for {square} ({first} to {last})")
+PICK_CELL = N_(
+    "Pick the cell of the first square ({square}); the marked cells are legal. Then you choose the direction and "
+    "see a preview."
+)
+OPTIONAL_HEAD = NP_(
+    "**Your turn** — optional steps, in rule order. You have {n} coin.",
+    "**Your turn** — optional steps, in rule order. You have {n} coins.",
+)
+KNIGHT_ON_CELL = NP_("Knight on {cell}: +{n} coin", "Knight on {cell}: +{n} coins")
+KNIGHTS_ON_BOTH = NP_("Knights on both squares: +{n} coin", "Knights on both squares: +{n} coins")
+TAX_STEP = NP_(
+    "1. **Tax**: send knights onto the domino you just placed ({n} knight in reserve); each collects one coin per "
+    "square of its territory, plus building bonuses.",
+    "1. **Tax**: send knights onto the domino you just placed ({n} knights in reserve); each collects one coin per "
+    "square of its territory, plus building bonuses.",
+)
+BUILD_OPTION = NP_("{building} — {n} coin", "{building} — {n} coins")
+BUILD_PLACEHOLDER = N_("Build: choose a building you can afford")
+BUILD_STEP = N_("2. **Build**: buy a building of the builders' board and put it on a free town square.")
+BURN_OPTION = N_("Burn: {building}")
+BURN_SLOT = N_("slot {slot} of the builders' board")
+DRAGON_PLACEHOLDER = N_("Dragon: 1 coin, burn a building")
+DRAGON_STEP = N_("3. **Dragon**: for 1 coin it burns a building of the builders' board (once a round).")
+DONE_CLAIM = N_("Done, choose my next domino")
+DONE_END = N_("Done, end my turn")
+CANNOT_BUILD_THAT = N_("You cannot build that one now: choose another building or skip.")
+BUILD_ON = N_("Build on {cell}")
+BUILD_WHERE = NP_(
+    "Build the **{building}** for {n} coin on which town square?",
+    "Build the **{building}** for {n} coins on which town square?",
+)
+DONE = N_("Done ✔ — the table is updated in the channel.")
+PICK_CELL_LIST = N_("Pick a cell from the list.")
+PICK_BUILDING_LIST = N_("Pick a building from the list.")
+PICK_BURN_LIST = N_("Pick the building to burn from the list.")
+BUTTON_TAKE_TURN = N_("Take my turn")
+GAME_OVER_BUTTONS = N_("This game is over: these buttons no longer do anything.")
+TABLE_OUT_OF_DATE = N_("This table is out of date: use the buttons on the latest table in the channel.")
+NOT_PLAYING = N_("You are not playing in this game: you can watch with `/look table`.")
+LOOKS = {
+    "kingdom": N_("My kingdom"),
+    "scores": N_("Scores"),
+    "remaining": N_("To come"),
+    "history": N_("History"),
+}
+BUILDING_EFFECT = N_("{building} ({effect})")
+PICK_FROM_SUGGESTIONS = N_("Pick the building and the cell from the suggestions (e.g. building 3, cell E4).")
+PICK_BURN_SUGGESTIONS = N_("Pick the building to burn from the suggestions.")
+CELL_THEN = N_("{cell} (then {directions})")
+TAX_CHOICE = NP_("{cells} (+{n} coin)", "{cells} (+{n} coins)")
+BUILD_CHOICE = NP_("{building} — {n} coin: {effect}", "{building} — {n} coins: {effect}")
+
+# Building effects (engine BuildingType.effect_text), one whole phrase each.
+EFFECT_KNIGHTS = NP_("+{n} knight", "+{n} knights")
+EFFECT_TOWERS = NP_("+{n} tower", "+{n} towers")
+EFFECT_TAX_PER_KNIGHT = N_("tax +1 coin per knight owned")
+EFFECT_TAX_PER_TOWER = N_("tax +1 coin per tower")
+EFFECT_CROWN = N_("1 crown")
+EFFECT_FIXED = NP_("{n} point", "{n} points")
+EFFECT_PER_TERRITORY = N_("2 points per {terrain} territory")
+EFFECT_PER_TOWER = N_("1 point per tower")
+EFFECT_PER_KNIGHT = N_("1 point per knight")
+EFFECT_NONE = N_("no effect")
+
+# -- the service (cogs/service.py) -------------------------------------------------------------------------------
+GAME_UNREADABLE = N_("Game #{game_id} cannot be read ({error}). Other games are not affected.")
+CHANNEL_GAME_UNREADABLE = N_("The game in this channel cannot be read ({error}).")
+NO_GAME_HERE = N_("There is no game in this channel: start one with `/game new`.")
+NOT_STARTED_YET = N_("The game in this channel has not started yet: the host starts it from the lobby.")
+FORCED_CLAIM = N_("Your king took domino {domino}, the last free one.")
+MOVE_SAVED_BUT = N_("Your move is saved, but: {reason} It will show with the next move.")
+COULD_NOT_UPDATE = N_("I could not update the table just now.")
+GAME_BEGINS = N_("The game begins: {setup}.")
+SETUP = NP_("{game}, {n} player", "{game}, {n} players")
+SETUP_TEAMS = NP_("{game}, {players} players in {n} team", "{game}, {players} players in {n} teams")
+SETUP_VARIANTS = N_("{setup} ({variants})")
+TABLE_FINAL = N_("**{game}** — final table")
+TABLE_FIRST_LINE = N_("**{game}** — choosing the first line")
+TABLE_ROUND = N_("**{game}** — round {round}/{rounds}")
+TABLE_DYNASTY_ROUND = N_("**{game}** — game {deal}/3, round {round}/{rounds}")
+WINNER = N_("🏆 **{names}** wins!")
+WINNERS = N_("🏆 **{names}** win!")
+WINNER_TIEBREAK = N_("🏆 **{names}** wins (tie-break: {tiebreak})!")
+WINNERS_TIEBREAK = N_("🏆 **{names}** win (tie-break: {tiebreak})!")
+YOUR_TURN_TABLE = N_("➡️ {player}, it's your turn: {what}.")
+PICTURE_FAILED = N_("⚠️ The picture of the table could not be drawn this time; the game goes on.")
+CANNOT_POST_PERMISSIONS = N_(
+    "I cannot post the table in this channel: I need the Send Messages and Attach Files permissions (and Send "
+    "Messages in Threads in a thread)."
+)
+TIME_RAN_OUT = N_("⏰ {name}'s time ran out: the computer played their turn.")
+REMINDER = N_("⏳ {player}, reminder: it's your turn in {game}: {what}.")
+REMINDER_LINK = N_("⏳ {player}, reminder: it's your turn in {game}: {what}. The table: {link}")
+
+# -- looking (cogs/look.py) --------------------------------------------------------------------------------------
+RULES_KINGDOMINO = N_(
+    "**Kingdomino in short.** Each round, in the order of the kings on the current line (lowest number first), "
+    "you place the domino your king stands on, then move your king to a free domino of the next line (that sets "
+    "next round's order). A domino must touch your castle or a square of the same terrain, and your kingdom must "
+    "fit in 5x5 (7x7 in Mighty Duel). If no placement is possible the domino is discarded. Score: for each "
+    "territory, squares x crowns. Ties: largest territory, then most crowns."
+)
+RULES_QUEENDOMINO = N_(
+    "**Queendomino in short.** Kingdomino's turn (place, then claim) with three optional steps between: "
+    "**tax** (send 1-2 knights onto the domino just placed: coins = squares of their territory), **build** (pay a "
+    "slot's cost to put a building on a free town square; the queen's host pays 1 less), **dragon** (1 coin: burn "
+    "a building of the board, once a round, never for the queen's host). Most towers (ties included) takes the "
+    "queen, worth a crown on your largest territory. Score: territories, buildings, 1 point per 3 coins. Ties: "
+    "largest territory, then leftover coins."
+)
+RULES_ROYAL_WEDDING = N_(
+    "**Royal Wedding**: both boxes, lines alternate Queendomino then Kingdomino. 3-4 players build 7x7; 5-7 "
+    "players 5x5 with lines of 8; teams of two (6 or 8 players) share a 7x7 kingdom, coins and knights."
+)
+NOT_STARTED_LOOK = N_("The game has not started yet: nothing to look at but the lobby.")
+TABLE_NOW = N_("The table now.")
+NOT_A_PLAYER = N_("That person is not playing in this game.")
+NOT_PLAYING_LOOK = N_("You are not playing in this game: look at a player's kingdom with `/look kingdom player:@name`.")
+KINGDOM_TITLE = NP_("**{owners}**'s kingdom ({n} point):", "**{owners}**'s kingdom ({n} points):")
+SCORES_SO_FAR_TITLE = N_("**Scores so far**")
+LAST_MOVES = N_("**Last moves**")
+NO_MOVE_YET = N_("No move yet.")
+UNKNOWN_VIEW = N_("Unknown view {view}.")
+STATS_PLAYER_TITLE = N_("**{name}** in this server")
+STATS_SERVER_TITLE = N_("**This server's players**")
+STATS_LINE = N_("{game}: {played} played, {wins} won, average {average}, best {best}")
+STATS_SERVER_LINE = N_("{player} — {game}: {played} played, {wins} won, average {average}, best {best}")
+STATS_PER_SERVER = N_("Statistics are kept per server: use this command in a server.")
+NO_FINISHED_GAME = N_("No finished game yet.")
+
+# -- pictures (render/*.py): short, they must fit their boxes ----------------------------------------------------
+PIC_PREVIEW = N_("Preview: {domino} on {cells}")
+PIC_QUEEN = N_("Queen {points}")
+PIC_BUILDINGS = N_("Buildings {points}")
+PIC_COINS = N_("Coins {points}")
+PIC_MIDDLE = N_("Middle {points}")
+PIC_HARMONY = N_("Harmony {points}")
+PIC_NO_POINTS = N_("No points yet: a territory scores its squares times its crowns")
+PIC_STILL_TO_COME = N_("Still to come")
+PIC_STILL_TO_COME_NOTE = N_("Squares and crowns on the dominoes not revealed yet")
+PIC_COLUMNS = {
+    "queen": N_("Queen"),
+    "buildings": N_("Buildings"),
+    "coins": N_("Coins"),
+    "middle_kingdom": N_("Middle"),
+    "harmony": N_("Harmony"),
+    "largest": N_("Largest"),
+    "coins_left": N_("Coins left"),
+    "crowns": N_("Crowns"),
+    "total": N_("Total"),
+    "player": N_("Player"),
+    "team": N_("Team"),
+}
+PIC_GAME_N = N_("Game {number}")
+PIC_FINAL_SCORES = N_("Final scores")
+PIC_SCORES_SO_FAR = N_("Scores so far")
+PIC_GAME_DETAIL = N_("Game {number} in detail")
+PIC_BUILDINGS_DETAIL = N_("Buildings: {details}")
+PIC_TIE_BROKEN = N_("Tie on {points} points with {others}: broken by {how}.")
+PIC_TIE_SHARED = N_("Tied on points, largest territory and the next tie-break: the win is shared.")
+PIC_GAME_OVER_ONE = NP_("Game over: {names} wins with {n} point", "Game over: {names} wins with {n} points")
+PIC_GAME_OVER_MANY = NP_("Game over: {names} win with {n} point", "Game over: {names} win with {n} points")
+PIC_FINAL = N_("Final")
+PIC_SETUP_FIRST_LINE = N_("Set-up: first line")
+PIC_ROUND = N_("Round {round} of {rounds}")
+PIC_ROUND_LAST = N_("Round {round} of {rounds} · last round")
+PIC_FIRST_LINE_CLAIM = N_("First line: claim a domino")
+PIC_NEXT_LINE = N_("Next line")
+PIC_NEXT_LINE_NOTE = N_("Drawn once every king is placed")
+PIC_THIS_ROUND = N_("This round ({round})")
+TIEBREAKS = {  # engine Result.tiebreak -> the words after "broken by"
+    "largest territory": N_("the largest territory"),
+    "most crowns": N_("the most crowns"),
+    "leftover coins": N_("the most coins left over"),
+}
+PIC_STATUS = {  # the table picture's status line: whole sentences per decision
+    "first_claim": N_("{name} chooses a domino of the first line"),
+    "place": N_("{name} places domino {domino}"),
+    "tax": N_("{name} may send knights to collect tax"),
+    "build": N_("{name} may build"),
+    "dragon": N_("{name} may bribe the dragon"),
+    "claim": N_("{name} chooses a domino of the next line"),
+}
+PIC_GAME_OVER_TIEBREAK = N_("Game over: {names} with {points} points, by the tie-break on {tiebreak}")
+PIC_PLAYERS = NP_("{n} player", "{n} players")
+PIC_PLAYERS_TEAMS = NP_("{players} players in {n} team", "{players} players in {n} teams")
+PIC_DEAL = N_("game {deal} of {deals}")
+PIC_NO_DOMINOES_LEFT = N_("No dominoes left")
+PIC_NEXT_ROUND = N_("Next round")
+PIC_NEXT_ROUND_N = N_("Next round ({round})")
+PIC_LAST_ROUND_NO_NEXT = N_("Last round: no next line")
+PIC_TAX = N_("tax")
+PIC_POINTS_SHORT = NP_("{n} pt", "{n} pts")
+PIC_POINTS_PER = NP_("{n} pt per", "{n} pts per")
+PIC_AREA = N_("area")
+PIC_STACK = NP_("{n} building in the stack", "{n} buildings in the stack")
+PIC_DRAGON_CAVE = N_("Dragon in its cave: 1 coin burns a building")
+PIC_DRAGON_FLEW = N_("The dragon flew this round (slot {slot})")
+PIC_QUEEN_NO_HOST = N_("Queen: no host yet (most towers)")
+PIC_QUEEN_HOST = N_("Queen hosted by {host}: builds for 1 less")
+PIC_CAPTIONS = {
+    "reserve": N_("reserve"),
+    "host": N_("host"),
+    "coins": N_("coins"),
+    "in reserve": N_("in reserve"),
+    "towers": N_("towers"),
+    "queen's host": N_("queen's host"),
+    "crowns": N_("crowns"),
+    "largest area": N_("largest area"),
+}
+PIC_MATCH = N_("match {points}")
+PIC_ROUND_OF = N_("round {round} of {rounds}")
+PIC_LEADS = NP_("{name} leads with {n} point; the game goes on.", "{name} leads with {n} points; the game goes on.")
+PIC_WINS_WITH = NP_("{name} wins with {n} point.", "{name} wins with {n} points.")
+PIC_TEAM_WINS_WITH = NP_("{name} win with {n} point.", "{name} win with {n} points.")
+PIC_SHARE_WIN = NP_("{names} share the win with {n} point.", "{names} share the win with {n} points.")
+
+# -- added to the cogs and pictures since the first extraction (main after the engine and lobby merges) --------
+TIEBREAK_LINE = N_("Tie-break: {tiebreak}.")
+LEFT_NEW_HOST = N_("You left the table; {host} is the host now.")
+LEFT_CLOSED = N_("You left the table; nobody else was seated, so it is closed.")
+NEEDS_A_PERSON = N_("A table needs at least one person: join it, or cancel it.")
+SEAT_FIRST = N_("Take a seat first (**Join**): nobody starts a table they are not at.")
+PICK_MENU_CHOICE = N_("Pick one of the menu's choices: easy, medium, hard or remove.")
+REMATCH_USED = N_("This rematch button was already used: start a new game with `/game new`.")
+REMATCH_OTHER_GAME = N_("This channel has another game now: the rematch button no longer works.")
+REMATCH_SEATED = N_("You already have a seat at the rematch.")
+REMATCH_OPEN = N_("🔁 Rematch of game #{game_id}! Its players take their seat with **Rematch** or **Join**.")
+CHANNEL_GONE = N_("This channel no longer exists: its game has ended.")
+FINAL_SCORES_TITLE = N_("**Final scores**")
+UNSEEN_OF = NP_("{n} of {total} domino not seen yet.", "{n} of {total} dominoes not seen yet.")
+UNSEEN_OF_OVER = NP_(
+    "{n} of {total} domino not seen yet (the game is over).",
+    "{n} of {total} dominoes not seen yet (the game is over).",
+)
+TYPED_TOO_LONG = N_(
+    "{typed} is not something I can play ({length} characters): pick one of the suggestions the command offers."
+)
+PIC_FINAL_RANKING = N_("Final ranking")
+PIC_BUILDERS_BOARD = N_("Builders' board")
+PIC_SOLD = N_("sold this round")
+PIC_BURNED = N_("burned")
+PIC_HOSTS_QUEEN = N_("hosts the queen")
+PIC_DELTA = NP_("{n} point", "{n} points")  # signed: "+3 points", "-1 point" (n with its sign)
+PIC_NO_POINTS_DELTA = N_("no points")
+
+# -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
+# Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
+# translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
+# a building id its term, a direction its DIRECTIONS word, and lists are joined ("E4 and F4", "K3, K7").
+EVENTS = {
+    "claimed": N_("{player} chose domino {domino}."),
+    "placed": N_("{player} placed domino {domino} on {cell}, second square {direction}."),
+    # taxed: one knight (cells[0]) or two (cells[0], cells[1]); n = coins
+    "taxed_one": NP_(
+        "{player} sent a knight to {cell} and collected {n} coin.",
+        "{player} sent a knight to {cell} and collected {n} coins.",
+    ),
+    "taxed_two": NP_(
+        "{player} sent 2 knights to {cell} and {second} and collected {n} coin.",
+        "{player} sent 2 knights to {cell} and {second} and collected {n} coins.",
+    ),
+    "built": NP_(  # n = cost
+        "{player} built the {building} on {cell} for {n} coin.",
+        "{player} built the {building} on {cell} for {n} coins.",
+    ),
+    "queen": NP_(  # n = towers
+        "The queen moves to {player}'s kingdom ({n} tower).",
+        "The queen moves to {player}'s kingdom ({n} towers).",
+    ),
+    "dragon": N_("{player} bribed the dragon, which burned the {building} (slot {slot})."),
+    "discarded": N_("{player} could not place domino {domino}: it is discarded."),
+    "unclaimed": NP_(  # n = how many dominoes
+        "Nobody chose {dominoes}: it is discarded.", "Nobody chose {dominoes}: they are discarded."
+    ),
+    "round_end": N_("Round {round} is over."),
+    "deal_end": N_("Game {finished} of the Dynasty is over; game {next} begins."),
+    # game_over: one winner or several, with or without a tie-break (TIEBREAKS words)
+    "game_over_one": N_("The game is over: {winners} wins."),
+    "game_over_many": N_("The game is over: {winners} win."),
+    "game_over_one_tiebreak": N_("The game is over: {winners} wins (tie-break: {tiebreak})."),
+    "game_over_many_tiebreak": N_("The game is over: {winners} win (tie-break: {tiebreak})."),
+}
+REFUSALS = {
+    "game_over": N_("The game is over: no more moves."),
+    "game_not_over": N_("The game is not over yet."),
+    "not_your_turn": N_("It is not your turn."),
+    # wrong_phase, must_place_first, cannot_skip: the step at hand, as DECISION_YOU words it (phase -> {what})
+    "wrong_phase": N_("You must {what} first."),
+    "must_place_first": N_("You must place domino {domino} first."),
+    "cannot_skip": N_("That step cannot be skipped: you must {what}."),
+    "domino_taken": N_("That domino is already taken: choose a free one ({free})."),
+    "domino_not_in_line": N_("That domino is not in the line: choose a free one ({free})."),
+    "bad_direction": N_("Unknown direction {direction}: use up, right, down or left."),
+    "outside_table": N_("{cell} is outside the table."),
+    "outside_table_unnamed": N_("That cell is outside the table."),  # outside_table with cell null
+    "cell_is_castle": N_("{cell} is the castle: both squares need empty cells."),
+    "cell_taken": N_("{cell} is already taken: both squares need empty cells."),
+    "too_tall": N_("That would make the kingdom {cells} cells tall: it must fit in {size}x{size}."),
+    "too_wide": N_("That would make the kingdom {cells} cells wide: it must fit in {size}x{size}."),
+    "not_connected": N_("That spot is not connected to the castle or to a square of the same terrain."),
+    "tax_knight_count": N_("Send one or two knights, at most one on each square of the domino."),
+    "tax_cells": N_("Knights go on the domino just placed: {cells}."),
+    "knights_per_round": N_(
+        "At most {limit} knights a round: you already sent {sent} this round, so you can send {left} more, not "
+        "{wanted}."
+    ),
+    "knights_reserve": NP_(  # n = reserve
+        "You have {n} knight in reserve, not {wanted}.", "You have {n} knights in reserve, not {wanted}."
+    ),
+    "empty_slot": N_("Slot {slot} of the builders' board holds no building: choose another."),
+    "no_free_town": N_("You have no free town square to build on."),
+    "not_free_town": N_("{cell} is not a free town square: build on {free}."),
+    "not_enough_coins": NP_(
+        "You need {n} coin, you have {coins}.", "You need {n} coins, you have {coins}."
+    ),  # n = cost
+    "dragon_flown": N_("The dragon has already flown this round: it is back in its cave at the end of the round."),
+    "dragon_queen_host": N_("The queen's host may not bribe the dragon."),
+    "dragon_coins": N_("The dragon costs 1 coin; you have {coins}."),
+    "dragon_no_building": N_("There is no building on the builders' board to burn."),
+}
+CONFIG_REFUSALS = {  # ConfigError codes, shown after "That table is not possible:"
+    "unknown_game": N_("Unknown game {game}."),
+    "player_count": N_("{game} takes {low}-{high} players, not {players}."),
+    "duplicate_player": N_("Each player may take only one seat."),
+    "unknown_variant": N_("Unknown variant {variant}."),
+    "mighty_duel_players": N_("Mighty Duel is a Kingdomino variant for exactly 2 players."),
+    "three_player_rule": N_("The rule of lines of 4 for 3 players is for Kingdomino with exactly 3 players."),
+    "eight_need_teams": N_("Royal Wedding with 8 players is played in teams of 2 (individual games take 3-7)."),
+    "teams_game": N_("Teams are played only in Royal Wedding (6 or 8 players)."),
+    "teams_player_count": N_("Teams need 6 or 8 players, not {players}."),
+    "team_size": N_("Each team has exactly 2 players."),
+    "team_members": N_("Every player must be in exactly one team."),
+}
+
+# -- where each short text goes, for the length checks (Discord's limits) ---------------------------------------
+BUTTON_LABELS = [  # 80 characters
+    BUTTON_JOIN,
+    BUTTON_LEAVE,
+    BUTTON_START,
+    BUTTON_CANCEL,
+    BUTTON_REMATCH,
+    BUTTON_CONFIRM,
+    BUTTON_BACK,
+    BUTTON_TAKE_TURN,
+    DONE_CLAIM,
+    DONE_END,
+    BUILD_ON,
+    DIRECTION_LABEL,
+    *LOOKS.values(),
+]
+BUTTON_PLURALS = [KNIGHT_ON_CELL, KNIGHTS_ON_BOTH]
+SELECT_OPTIONS = [ADD_COMPUTER, REMOVE_COMPUTER, BURN_OPTION, BURN_SLOT, THEN_DIRECTIONS]  # 100 characters
+SELECT_PLURALS = [BUILD_OPTION]
+SELECT_PLACEHOLDERS = [  # 150 characters
+    COMPUTER_PLACEHOLDER,
+    SWAP_PLACEHOLDER,
+    CELL_PLACEHOLDER,
+    BUILD_PLACEHOLDER,
+    DRAGON_PLACEHOLDER,
+]
+AUTOCOMPLETE_CHOICES = [CELL_THEN]  # 100 characters
+AUTOCOMPLETE_PLURALS = [TAX_CHOICE, BUILD_CHOICE]

@@ -1,0 +1,213 @@
+"""Abuse and safety through the fake Discord, as an ordinary member would try it: hostile names, pings, long typed
+values, made-up menu values, tables without a person, rematch spam, cancels while computers think."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import time
+
+import pytest
+from PIL import Image
+
+from tests.e2e.play import TURN, latest_table, open_lobby, play_game, play_turn, start_game
+
+pytestmark = pytest.mark.e2e
+CH = "kingdomino"
+
+
+async def _private(reply):
+    message = await reply.wait_message()
+    assert message.ephemeral, "a refusal or a look is private"
+    return message.content
+
+
+def _sent_messages(fake):
+    """Every message the bot posted or edited, with the mentions it allowed."""
+    return [
+        r
+        for r in fake.requests
+        if r.method in ("POST", "PATCH") and "/messages" in r.path and isinstance(r.json, dict) and "content" in r.json
+    ]
+
+
+async def test_a_hostile_nickname_cannot_ping_link_or_reformat(fake, bot):
+    # A member whose display name tries to ping Bob and everyone, carry a masked link and make a heading.
+    # (Discord allows 32 characters in a name: the ping and the link come from two members.)
+    hostile = fake.add_user(f"<@{fake.bob.id}> @everyone")
+    linker = fake.add_user("[click](https://example.com) # big")
+    odd = fake.add_user("line\u2029break\u202eevil\u200bname\nx")
+    await start_game(fake, fake.alice, CH, [hostile, linker, odd], game="kingdomino", players=4)
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    stored = {s.user_id: s.display_name for s in rec.seats}
+    assert stored[odd.id] == "Line break evil name x", "separators, direction and zero-width characters are removed"
+    people = {str(u.id): u for u in (fake.alice, hostile, linker, odd)}
+    rng = random.Random(3)
+    for _ in range(4):
+        rec = await bot.store.get_active_game(fake.channel(CH).id)
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    await fake.settle()
+
+    seated = {fake.alice.id, hostile.id, linker.id, odd.id}
+    for request in _sent_messages(fake):
+        allowed = request.json.get("allowed_mentions")
+        assert allowed is not None, f"{request.short_path} names whom it pings"
+        assert allowed.get("parse", []) == [], "never parse: users/everyone/roles"
+        assert {int(u) for u in allowed.get("users", [])} <= seated, "only players are ever pinged"
+        assert len(allowed.get("users", [])) <= 1, "a message pings at most the player to act"
+        content = request.json["content"] or ""
+        # Bob's id appears only escaped (a zero-width space after @), the link is broken, nothing is a heading.
+        assert f"<@{fake.bob.id}>" not in content
+        assert "@everyone" not in content
+        assert "](https://" not in content and "https://example.com" not in content
+    table = latest_table(fake, CH)
+    assert "Scores:" in table.content and "\\[click](https:\u200b//" in table.content
+    # The pictures still draw, with every name.
+    image = Image.open(io.BytesIO(table.attachments[0].data))
+    assert image.size[0] > 500
+    look = await (await fake.slash(hostile, CH, "look", "kingdom")).wait_message()
+    assert look.attachments and "@\u200beveryone" in look.content
+
+
+async def test_a_turn_takes_few_taps(fake, bot):
+    """Counts the clicks of whole turns, and checks that the steps with one choice are not asked."""
+    clicks = {"n": 0}
+    real_click, real_select = fake.click, fake.select
+
+    async def click(*args, **kwargs):
+        clicks["n"] += 1
+        return await real_click(*args, **kwargs)
+
+    async def select(*args, **kwargs):
+        clicks["n"] += 1
+        return await real_select(*args, **kwargs)
+
+    fake.click, fake.select = click, select
+    await start_game(fake, fake.alice, CH, [fake.bob], game="queendomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(5)
+    per_turn = []
+    for _ in range(16):
+        rec = await bot.store.get_active_game(fake.channel(CH).id)
+        if rec.game.round < 2:
+            await play_turn(fake, people[rec.game.decision().player], CH, rng, prefer_optional=False)
+            continue
+        before = clicks["n"]
+        await play_turn(fake, people[rec.game.decision().player], CH, rng, prefer_optional=False)
+        per_turn.append(clicks["n"] - before)
+    # Open the panel, cell, direction, confirm, done with the optional steps, claim: at most 6 taps for one king
+    # (a player with two kings in a row plays both in one panel).
+    assert per_turn and max(per_turn) <= 12 and min(per_turn) <= 6, per_turn
+    print(f"\ntaps per Queendomino turn (2 players, optional steps skipped): {per_turn}")
+
+
+async def test_the_last_free_domino_is_claimed_for_the_player(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob, fake.carol], game="kingdomino", players=3)
+    people = {str(u.id): u for u in (fake.alice, fake.bob, fake.carol)}
+    rng = random.Random(2)
+    told = []
+    for _ in range(6):
+        rec = await bot.store.get_active_game(fake.channel(CH).id)
+        panel = await play_turn(fake, people[rec.game.decision().player], CH, rng)
+        told += [line for line in panel.content.splitlines() if "the last free one" in line]
+    assert told, "the player is told in their panel that their king took the last free domino"
+    actions = await bot.store.get_actions(rec.id)
+    auto = [a for a in actions if a.action["type"] in ("claim", "first_claim") and a.user_id is None]
+    assert auto, "forced claims are in the log, by nobody's click"
+
+
+async def test_nobody_is_left_with_a_table_of_computers(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=3, computers=2)
+    assert "Leave at least one seat" not in lobby.content
+    # The host leaves: nobody else is seated, so the table closes rather than starting without a person.
+    text = await _private(await fake.click(fake.alice, lobby, "Leave"))
+    assert "it is closed" in text
+    assert await bot.store.get_active_game(fake.channel(CH).id) is None
+
+    lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=4, computers=1)
+    await (await fake.click(fake.bob, lobby, "Join")).wait_message()
+    text = await _private(await fake.click(fake.alice, lobby, "Leave"))
+    assert f"<@{fake.bob.id}> is the host now" in text
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    assert rec.host_user_id == fake.bob.id and all(s.user_id != fake.alice.id for s in rec.seats)
+    # Alice is no longer host: she cannot start it; Bob can.
+    assert "Only the host" in await _private(await fake.click(fake.alice, lobby, "Start"))
+    assert "started" in await _private(await fake.click(fake.bob, lobby, "Start"))
+
+
+async def test_made_up_menu_values_and_long_typed_values_are_refused(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=3)
+    cpu = lobby.component("Computer players (host only)", types=(3,))
+    # A modified client sends a value the menu never offered.
+    text = await _private(await fake.select(fake.alice, lobby, cpu["custom_id"], ["insane"], client_checks=False))
+    assert "Pick one of the menu's choices" in text
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    assert len(rec.seats) == 1, "nothing was added"
+    await (await fake.click(fake.bob, lobby, "Join")).wait_message()
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    await fake.settle()
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    mover = {str(u.id): u for u in (fake.alice, fake.bob)}[rec.game.decision().player]
+    for names, options in (
+        (("claim",), {"domino": "9" * 3000}),
+        (("place",), {"cell": "E" * 3000, "direction": "up"}),
+        (("tax",), {"knights": "A1 " * 1000}),
+    ):
+        reply = await fake.slash(mover, CH, "play", *names, options=options, client_checks=False)
+        message = await reply.wait_message()
+        assert message.ephemeral and len(message.content) <= 2000 and "9" * 30 not in message.content
+    after = await bot.store.get_active_game(fake.channel(CH).id)
+    assert after.version == rec.version
+
+
+async def test_rematch_seats_only_who_asks_pings_nobody_and_works_once(fake, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    await play_game(fake, bot, CH, {str(u.id): u for u in (fake.alice, fake.bob)}, seed=4)
+    final = latest_table(fake, CH)
+    mark = fake.mark()
+    assert "Your table is open" in await _private(await fake.click(fake.bob, final, "Rematch"))
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    assert [s.user_id for s in rec.seats] == [fake.bob.id], "only the person who asked is seated"
+    posted = [r for r in fake.requests[mark:] if r.method == "POST" and r.path.endswith("/messages")]
+    assert posted and all(not (r.json.get("allowed_mentions") or {}).get("users") for r in posted)
+    # Alice takes her seat with the same button; a third click is refused.
+    assert "joined" in await _private(await fake.click(fake.alice, final, "Rematch"))
+    assert "already have a seat" in await _private(await fake.click(fake.alice, final, "Rematch"))
+    await (await fake.slash(fake.bob, CH, "game", "cancel")).wait_message()
+    await fake.settle()
+    assert "already used" in await _private(await fake.click(fake.alice, final, "Rematch"))
+    assert await bot.store.get_active_game(fake.channel(CH).id) is None
+
+
+async def test_a_cancel_stops_computers_at_once(fake, bot, monkeypatch):
+    real = bot.service.computer_action
+
+    async def slow(game, level, **kwargs):  # a computer that thinks for a long time
+        await asyncio.sleep(0.5)
+        return await real(game, level, **kwargs)
+
+    monkeypatch.setattr(bot.service, "computer_action", slow)
+    lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=4, computers=3, computer_level="easy")
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    rec = await bot.store.get_active_game(fake.channel(CH).id)
+    started = time.monotonic()
+    reply = await fake.slash(fake.alice, CH, "game", "cancel")
+    assert "cancelled" in (await reply.wait_message()).content
+    assert time.monotonic() - started < 1.0, "the cancel did not wait for the computers"
+    await bot.service.idle()
+    cancelled = await bot.store.get_game(rec.id)
+    assert cancelled.status == "cancelled"
+    await asyncio.sleep(0.6)
+    assert (await bot.store.get_game(rec.id)).version == cancelled.version, "no computer moved after the cancel"
+    tables = [m for m in fake.messages_in(CH) if any(a.filename == "table.png" for a in m.attachments)]
+    assert all(TURN not in m.button_labels for m in tables), "no table invites a turn after the cancel"
+
+
+async def test_server_commands_are_not_offered_in_direct_messages(fake, bot):
+    commands = {c["name"]: c for c in fake.commands_for(None)}
+    for name in ("game", "play", "look", "stats"):
+        command = commands[name]
+        assert command["dm_permission"] is False or command["contexts"] == [0], f"/{name} is offered in DMs"
+    # /rules needs no server: it stays available everywhere.
+    assert commands["rules"]["dm_permission"] is not False
