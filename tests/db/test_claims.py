@@ -175,3 +175,13 @@ async def test_claim_due_takes_no_more_than_the_limit_when_games_are_equally_due
     assert len(await store.claim_due(clock.now, "bot-a", 60, limit=1)) == 1
     assert len(await store.claim_due(clock.now, "bot-b", 60, limit=1)) == 1
     assert len(await store.claim_due(clock.now, "bot-c", 60, limit=5)) == 1
+
+
+async def test_a_released_table_post_can_be_claimed_again_at_once(store, clock):
+    game = await playing_game(store)
+    assert await store.claim_table_post(game.id, game.version, "bot-a", 30, clock.now)
+    assert not await store.release_table_post(game.id, game.version, "bot-b")  # not bot-b's to give up
+    assert not await store.claim_table_post(game.id, game.version, "bot-b", 30, clock.now)
+    assert await store.release_table_post(game.id, game.version, "bot-a")  # the post failed
+    assert not await store.release_table_post(game.id, game.version, "bot-a")
+    assert await store.claim_table_post(game.id, game.version, "bot-b", 30, clock.now)
