@@ -14,7 +14,7 @@ from settings import Settings, SettingsError
 
 log = logging.getLogger("kingdomino")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.settings", "cogs.admin")
 
 
 class KingdominoBot(commands.AutoShardedBot):

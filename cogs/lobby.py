@@ -602,6 +602,23 @@ class LobbyCog(commands.Cog):
 
         await guarded(interaction, work())
 
+    @game.command(name="mine", description="Your games in this server: where it is your turn, with links")
+    @app_commands.describe(page="Which page, when you have many games")
+    async def mine(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
+        async def work():
+            from .mine import game_lines, page_text
+
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id)
+            text = (
+                page_text(lines, page, "**Your games in this server**")
+                if lines
+                else ("You have no game in this server: start one with `/game new`.")
+            )
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+        await guarded(interaction, work())
+
     @game.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         await self._op(interaction, "join")

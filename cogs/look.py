@@ -11,6 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from db.models import GameRecord
+from db.ratings import FinishedGame as RatedGame
+from db.ratings import SeatOutcome, compute_ratings, player_key
 from engine import Game, action_from_dict
 from render import clean_name, render_kingdom, render_remaining, render_table
 from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
@@ -136,6 +138,9 @@ def history_lines(game: Game, actions: list[dict], seats) -> list[str]:
 
 
 class LookCog(commands.Cog):
+    stats = app_commands.Group(
+        name="stats", description="This server's finished games: statistics and ratings", guild_only=True
+    )
     look = app_commands.Group(
         name="look", description="Look at the game in this channel (only you see the answer)", guild_only=True
     )
@@ -202,10 +207,33 @@ class LookCog(commands.Cog):
 
         await guarded(interaction, work())
 
-    @app_commands.command(name="stats", description="Finished games: played, wins, average and best score")
-    @app_commands.guild_only()
-    @app_commands.describe(player="Whose statistics (default: this server's table)")
-    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    @stats.command(name="leaderboard", description="This server's ratings per game; computer levels too")
+    @app_commands.describe(game="Which game (default: the one in this channel, else Kingdomino)")
+    @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        async def work():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            service = service_of(interaction)
+            kind = game.value if game else None
+            if kind is None:
+                try:
+                    kind = (await service.latest(interaction.channel_id)).kind  # type: ignore[arg-type]
+                except UserError:
+                    kind = "kingdomino"
+            finished = await service.store.finished_results(interaction.guild_id, kind)  # type: ignore[arg-type]
+            ratings = await asyncio.to_thread(compute_ratings, leaderboard_games(finished))
+            names = {}
+            await interaction.followup.send(
+                clip(leaderboard_text(kind, ratings.get(kind, []), names), 2000),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await guarded(interaction, work())
+
+    @stats.command(name="players", description="Finished games: played, wins, average and best score")
+    @app_commands.describe(player="Whose statistics (default: every player of this server)")
+    async def players(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():
             store = service_of(interaction).store
             if player is not None:
@@ -232,6 +260,29 @@ class LookCog(commands.Cog):
             )
 
         await guarded(interaction, work())
+
+
+def leaderboard_games(finished) -> list[RatedGame]:
+    """The store's finished games as the ratings read them: people by user id, computers by level."""
+    games = []
+    for f in finished:
+        seats = tuple(
+            SeatOutcome(player_key(seat), seat.team, seat.score, seat.won) for seat in f.seats if seat.score is not None
+        )
+        if len(seats) >= 2:
+            games.append(RatedGame(f.kind, seats))
+    return games
+
+
+def leaderboard_text(kind: str, rows, names: dict[str, str], limit: int = 20) -> str:
+    lines = [f"**{GAME_NAMES.get(kind, kind)} leaderboard** (OpenSkill rating, μ − 3σ; recomputed from every result)"]
+    for row in rows[:limit]:
+        who = f"🤖 {row.player.split(':', 1)[1]}" if row.is_computer else f"<@{row.player}>"
+        games = f"{row.games} game" + ("" if row.games == 1 else "s")
+        lines.append(f"{row.rank}. {who} — {row.display} ({games}, {row.wins} won)")
+    if len(lines) == 1:
+        lines.append("No finished game yet.")
+    return "\n".join(lines)
 
 
 async def setup(bot: commands.Bot) -> None:

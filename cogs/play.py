@@ -220,6 +220,20 @@ class PlayCog(commands.Cog):
         game, _, burns = await _legal(interaction, BribeDragon)
         return _choices([(building(game.board[a.slot]).name, str(a.slot)) for a in burns], current)
 
+    @play.command(name="undo", description="Take back your last move, while nobody has acted after it")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            service = service_of(interaction)
+            rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            await service.undo(rec.id, interaction.user.id)
+            rec = await service.get(rec.id)
+            panel = await build_panel(rec, str(interaction.user.id))
+            panel.content = f"↩️ Taken back.\n{panel.content}"
+            await show_panel(interaction, panel, edit=True)
+
+        await guarded(interaction, work())
+
     @play.command(name="skip", description="Pass on the optional step at hand (tax, build or dragon)")
     async def skip(self, interaction: discord.Interaction) -> None:
         await self._do(interaction, lambda rec: Skip())

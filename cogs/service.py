@@ -20,13 +20,26 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import discord
 
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
-from engine import Action, BribeDragon, Build, Claim, Event, Game, GameConfig, IllegalAction, Skip, Tax
+from engine import (
+    Action,
+    BribeDragon,
+    Build,
+    Claim,
+    Event,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Skip,
+    Tax,
+    action_from_dict,
+)
 from engine.ai import make_agent
 from render import clean_name, render_score_sheet, render_table, safe_render
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
@@ -54,6 +67,12 @@ from .common import (
 
 log = logging.getLogger(__name__)
 
+
+class NoGameHere(UserError):
+    """There is no game in this channel (the cogs then list the person's games elsewhere in the server)."""
+
+
+NO_GAME = "There is no game in this channel: start one with `/game new`."
 UNREADABLE = (
     "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
     "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
@@ -78,6 +97,23 @@ def utcnow() -> datetime:
 def turn_key(game: Game) -> int:
     """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
     return game.deal * 1_000_000 + game.round * 1_000 + game.turn
+
+
+def quiet_end(settings, now: datetime) -> datetime | None:
+    """When the person's quiet hours end, if `now` is inside them (in their time zone); else None."""
+    if settings.quiet_start is None or settings.quiet_end is None:
+        return None
+    zone = ZoneInfo(settings.timezone or "UTC")
+    local = now.astimezone(zone)
+    minute = local.hour * 60 + local.minute
+    start, end = settings.quiet_start, settings.quiet_end
+    inside = start <= minute < end if start < end else (minute >= start or minute < end)
+    if not inside:
+        return None
+    until = local.replace(hour=end // 60, minute=end % 60, second=0, microsecond=0)
+    if until <= local:
+        until += timedelta(days=1)
+    return until.astimezone(UTC)
 
 
 def describe(fn, *args) -> str:
@@ -168,7 +204,7 @@ class GameService:
             log.error("The game of channel %s cannot be read: %s", channel_id, error)
             raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
         if rec is None:
-            raise UserError("There is no game in this channel: start one with `/game new`.")
+            raise NoGameHere(NO_GAME)
         if playing and rec.status != GameStatus.PLAYING:
             raise UserError("The game in this channel has not started yet: the host starts it from the lobby.")
         return rec
@@ -180,7 +216,7 @@ class GameService:
             return await self.get(summary.id)
         games = await self.store.list_games(channel_id=channel_id, limit=1)
         if not games:
-            raise UserError("There is no game in this channel: start one with `/game new`.")
+            raise NoGameHere(NO_GAME)
         return await self.get(games[0].id)
 
     # -- moves -------------------------------------------------------------------------------------------------
@@ -215,6 +251,67 @@ class GameService:
                 raise UserError(their_turn(game, d, rec.seats))
             steps = self._steps(game, player, action) if through_optional else [action]
             return await self._apply_and_continue(rec, game, steps, player, user_id)
+
+    async def undo(self, game_id: int, user_id: int) -> MoveOutcome:
+        """Take back the person's last action (and the claim that was then made for them), while nobody acted
+        after it. The game is rebuilt from its seed and its log without it; the undone actions stay in the log,
+        marked undone, in the same transaction that restores the state."""
+        rec = await self.get(game_id)
+        async with self.lock(rec.channel_id):
+            rec = await self.get(game_id)
+            player = str(user_id)
+            if rec.status != GameStatus.PLAYING or rec.game is None:
+                raise UserError("This game is not being played any more: nothing can be taken back.")
+            actions = await self.store.get_actions(game_id, include_undone=False)
+            undo: list = []
+            for record in reversed(actions):
+                if record.player_id != player:
+                    break
+                undo.append(record)
+                if record.user_id is not None:  # their own click; claims made for them come after it
+                    break
+            if not undo or undo[-1].user_id != user_id:
+                if actions and actions[-1].player_id != player:
+                    who = seat_name(rec.seats, actions[-1].player_id or "")
+                    raise UserError(f"{who} has acted since your last move, so it can no longer be taken back.")
+                raise UserError("You have no move to take back.")
+            keep = actions[: len(actions) - len(undo)]
+            replay = Game.new(rec.game.config, rec.game.seed)
+            for record in keep:
+                replay.apply(action_from_dict(record.action), by=record.player_id)
+            version = rec.version
+            for n, record in enumerate(undo):
+                last = n == len(undo) - 1
+                state = replay.to_dict() if last else self._state_without(rec.game, keep, undo[n + 1 :])
+                timer = self._timer(rec, replay) if last else None
+                try:
+                    version = await self.store.undo_last_action(
+                        game_id, version, seq=record.seq, state=state, timer=timer
+                    )
+                except StaleVersion:
+                    raise UserError(STALE) from None
+            was_theirs = rec.game.decision() is not None and rec.game.decision().player == player  # type: ignore[union-attr]
+            self._pending.pop(game_id, None)
+            self._notes.pop(game_id, None)
+            rec = await self.get(game_id)
+            outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
+            if was_theirs and rec.table_message_id is not None:
+                # A step of their own turn: the table on screen still names them, and stays.
+                await self.store.set_table_message(
+                    rec.id, rec.table_channel_id or rec.channel_id, rec.table_message_id, shown_version=rec.version
+                )
+                return outcome
+            name = seat_name(rec.seats, player)
+            await self._publish(outcome, note=f"↩️ {name} took back their last move.")
+            return outcome
+
+    @staticmethod
+    def _state_without(game: Game, keep: list, also: list) -> dict:
+        """The state after `keep` and `also` (the undone actions still to be taken back after this one)."""
+        replay = Game.new(game.config, game.seed)
+        for record in [*keep, *reversed(also)]:
+            replay.apply(action_from_dict(record.action), by=record.player_id)
+        return replay.to_dict()
 
     @staticmethod
     def _steps(game: Game, player: str, action: Action) -> list[Action]:
@@ -456,7 +553,12 @@ class GameService:
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
         rec = await self._forced_claims(rec, outcome.game, outcome)
         outcome.record = rec
-        await self._after_move(outcome, mover=None, note=f"The game begins: {config.describe()}.")
+        size = game.setup.kingdom_size
+        note = (
+            f"The game begins: {config.describe()}. Each kingdom must fit in {size}×{size} squares, its castle "
+            "included."
+        )
+        await self._after_move(outcome, mover=None, note=note)
         return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
@@ -517,12 +619,16 @@ class GameService:
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
         to_act = rec.seat_of(d.player) if d else None
+        notify = "channel"
+        if to_act is not None and to_act.user_id is not None:
+            notify = (await self.store.get_user_settings(to_act.user_id)).notify
+        ping = to_act.user_id if to_act is not None and notify != "dm" else None
         try:
             message = await channel.send(
                 content=content,
                 files=files,
                 view=table_view(rec, game),
-                allowed_mentions=pings(to_act.user_id if to_act else None),
+                allowed_mentions=pings(ping),
             )
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
@@ -537,7 +643,46 @@ class GameService:
             ) from None
         await self._retire_table(rec)
         await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
+        if to_act is not None and to_act.user_id is not None and notify in ("dm", "both"):
+            rec = dataclasses.replace(rec, table_message_id=message.id, table_channel_id=rec.channel_id)
+            await self.notify_by_dm(rec, game, to_act.user_id, kind="turn", fallback=notify == "dm")
         return message
+
+    async def notify_by_dm(self, rec: GameRecord, game: Game, user_id: int, *, kind: str, fallback: bool) -> bool:
+        """Tell a person privately that it is their turn: a direct message with the link and the button, once per
+        turn (and kind: the turn, each reminder). When Discord refuses it (DMs closed), the channel mention
+        stands in, once, with a note. True when the DM went out."""
+        from .views import turn_view  # the views import this module
+
+        if not await self.store.claim_notification(rec.id, turn_key(game), user_id, kind):
+            return False
+        d = game.decision()
+        assert d is not None
+        link = self.table_link(rec)
+        where = f"<#{rec.channel_id}>"
+        text = f"🎲 It's your turn in {GAME_NAMES[rec.kind]} ({where}): {decision_words(game, d)}." + (
+            f" The table: {link}" if link else ""
+        )
+        try:
+            data = await self.bot.http.start_private_message(user_id)
+            await self.bot.get_partial_messageable(int(data["id"])).send(
+                text, view=turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
+            )
+            return True
+        except discord.HTTPException as error:
+            log.info("Game %s: no DM to user %s (%s); the channel mention stands in", rec.id, user_id, error)
+        if fallback:
+            channel = self.bot.get_partial_messageable(rec.channel_id)
+            try:
+                await channel.send(
+                    f"➡️ <@{user_id}>, it's your turn: {decision_words(game, d)}. (I could not send you a direct "
+                    "message, so I ping you here; `/settings notify` changes how you are told.)",
+                    view=turn_view(rec, game),
+                    allowed_mentions=pings(user_id),
+                )
+            except discord.HTTPException:
+                log.warning("Game %s: the turn of user %s could not be told at all", rec.id, user_id)
+        return False
 
     async def in_worker(self, fn, *args):
         """Run a long picture (a replay, a chart) in a worker process, so the bot's event loop never waits on it."""
@@ -689,6 +834,22 @@ class GameService:
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
                 from .views import turn_view  # the views import this module
 
+                settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
+                quiet_until = quiet_end(settings, now) if settings else None
+                if quiet_until is not None:  # their quiet hours: the reminder waits until they end
+                    await self.store.set_turn_timer(
+                        rec.id, TurnTimer(quiet_until, rec.deadline_at), expected_version=rec.version
+                    )
+                    return
+                if settings is not None and settings.notify in ("dm", "both"):
+                    due = rec.next_reminder_at.isoformat(timespec="seconds")  # one DM per scheduled reminder
+                    sent = await self.notify_by_dm(
+                        rec, game, seat.user_id, kind=f"reminder {due}", fallback=settings.notify == "dm"
+                    )
+                    if settings.notify == "dm" or not sent:
+                        await self._next_reminder(rec, now)
+                        return
+
                 channel = self.bot.get_partial_messageable(rec.channel_id)
                 link = self.table_link(rec)
                 try:
@@ -705,10 +866,11 @@ class GameService:
                     log.warning("Game %s: reminder not sent: %s", rec.id, error)
                 except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
                     log.warning("Game %s: reminder not sent: %s", rec.id, error)
-                timer = TurnTimer(
-                    now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at
-                )
-                await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
+                await self._next_reminder(rec, now)
+
+    async def _next_reminder(self, rec: GameRecord, now: datetime) -> None:
+        timer = TurnTimer(now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at)
+        await self.store.set_turn_timer(rec.id, timer, expected_version=rec.version)
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
         """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and

@@ -27,7 +27,7 @@ from .common import (
     square_words,
     their_turn,
 )
-from .service import OPTIONAL_STEPS, STALE, GameService, describe, names_and_colours, turn_key
+from .service import OPTIONAL_STEPS, STALE, GameService, NoGameHere, describe, names_and_colours, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,21 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
+    except NoGameHere as error:
+        from .mine import elsewhere
+
+        text = str(error)
+        try:
+            text = (
+                await elsewhere(
+                    service_of(interaction), interaction.user.id, interaction.guild_id, interaction.channel_id
+                )
+                or text
+            )
+        except Exception:
+            log.exception("Could not list the games of user %s", interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            await answer_error(interaction, text)
     except UserError as error:
         try:
             await answer_error(interaction, str(error))
@@ -368,6 +383,8 @@ async def after_action(
         panel = Panel("")
     else:
         panel = Panel("Done ✔ — the table is updated in the channel.")
+    if rec.status == GameStatus.PLAYING and len(panel.items) < 24:
+        panel.items.append(UndoButton(gid))
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
@@ -524,6 +541,34 @@ class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:
         await guarded(interaction, work())
 
 
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(?P<gid>\d+)"):
+    """Takes back the person's last action, while nobody acted after it."""
+
+    def __init__(self, gid: int) -> None:
+        super().__init__(discord.ui.Button(label="Undo my last move", emoji="↩️", custom_id=f"kd:undo:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            await service_of(interaction).undo(self.gid, interaction.user.id)
+            await after_undo(interaction, self.gid)
+
+        await guarded(interaction, work())
+
+
+async def after_undo(interaction: discord.Interaction, gid: int) -> None:
+    """After an undo: the panel of the decision the person is back at."""
+    rec = await service_of(interaction).get(gid)
+    panel = await build_panel(rec, str(interaction.user.id))
+    panel.content = f"↩️ Taken back.\n{panel.content}"
+    await show_panel(interaction, panel, edit=True)
+
+
 class DragonSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:(?P<gid>\d+):(?P<ver>\d+)"):
     def __init__(self, gid: int, ver: int, *, options=(), placeholder: str = "Dragon") -> None:
         super().__init__(
@@ -655,6 +700,7 @@ def table_view(rec: GameRecord, game: Game) -> discord.ui.View:
 
 DYNAMIC_ITEMS = (
     ActionButton,
+    UndoButton,
     ThroughButton,
     DragonSelect,
     DirectionButton,

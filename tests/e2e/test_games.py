@@ -27,6 +27,7 @@ async def _finished(fake, bot, channel):
 async def test_kingdomino_two_players_whole_game(fake, bot):
     first = await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
     assert "it's your turn" in first.content and "<@" in first.content
+    assert "must fit in 5×5 squares" in first.content, "players learn the kingdom's limit before a refusal"
     await play_game(fake, bot, "kingdomino", _people(fake, fake.alice, fake.bob))
     final = await _finished(fake, bot, "kingdomino")
     # Every table but the last lost its controls: old messages do not pile up buttons.

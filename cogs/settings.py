@@ -1,0 +1,151 @@
+"""Settings: how each person is told it is their turn (`/settings notify`), and a server's limits
+(`/settings server`, for members with Manage Server). Both are kept in the store and survive restarts."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from db.models import GuildSettings, UserSettings
+
+from .common import UserError, quote_typed
+from .views import guarded, service_of
+
+NOTIFY = {
+    "channel": "a mention in the game's channel",
+    "dm": "a direct message with the link and the button",
+    "both": "both a mention and a direct message",
+}
+TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+
+
+def minutes(text: str) -> int:
+    """`22:30` as minutes after midnight; refused, saying how to write it, otherwise."""
+    match = TIME.match(text.strip())
+    if not match:
+        raise UserError(f"{quote_typed(text)} is not a time of day: write it like 22:30 or 7:00.")
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def clock(value: int | None) -> str:
+    return "—" if value is None else f"{value // 60:02d}:{value % 60:02d}"
+
+
+def notify_text(s: UserSettings) -> str:
+    quiet = (
+        f"quiet hours {clock(s.quiet_start)}-{clock(s.quiet_end)} ({s.timezone or 'UTC'}): reminders wait"
+        if s.quiet_start is not None
+        else "no quiet hours"
+    )
+    return f"You are told it is your turn by {NOTIFY[s.notify]}; {quiet}."
+
+
+class SettingsCog(commands.Cog):
+    settings = app_commands.Group(name="settings", description="How you are told it is your turn; server limits")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @settings.command(name="notify", description="How you are told it is your turn, and quiet hours for reminders")
+    @app_commands.describe(
+        how="Mention in the channel, a direct message, or both",
+        quiet_from="Start of your quiet hours, like 22:30 (reminders wait until they end)",
+        quiet_to="End of your quiet hours, like 07:00",
+        timezone="Your time zone, like Europe/Prague (default UTC)",
+        clear_quiet_hours="Remove your quiet hours",
+    )
+    @app_commands.choices(how=[app_commands.Choice(name=v, value=k) for k, v in NOTIFY.items()])
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        how: app_commands.Choice[str] | None = None,
+        quiet_from: app_commands.Range[str, 1, 8] | None = None,
+        quiet_to: app_commands.Range[str, 1, 8] | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+        clear_quiet_hours: bool = False,
+    ) -> None:
+        async def work():
+            store = service_of(interaction).store
+            current = await store.get_user_settings(interaction.user.id)
+            changes: dict = {}
+            if how is not None:
+                if how.value not in NOTIFY:
+                    raise UserError("Pick how from the list: channel, dm or both.")
+                changes["notify"] = how.value
+            if (quiet_from is None) != (quiet_to is None):
+                raise UserError("Give both ends of your quiet hours: quiet_from and quiet_to (like 22:30 and 07:00).")
+            if quiet_from is not None and quiet_to is not None:
+                start, end = minutes(quiet_from), minutes(quiet_to)
+                if start == end:
+                    raise UserError("Quiet hours need a start and an end that differ.")
+                changes |= {"quiet_start": start, "quiet_end": end}
+            if clear_quiet_hours:
+                changes |= {"quiet_start": None, "quiet_end": None}
+            if timezone is not None:
+                changes["timezone"] = timezone.strip()
+            try:
+                new = dataclasses.replace(current, **changes)
+            except ValueError as error:
+                raise UserError(
+                    f"{error}. Time zones are written like Europe/Bucharest, Europe/Madrid or America/Mexico_City."
+                ) from None
+            if changes:
+                await store.set_user_settings(new)
+            await interaction.response.send_message(notify_text(new), ephemeral=True)
+
+        await guarded(interaction, work())
+
+    @settings.command(name="server", description="This server's limits per member (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        lobbies_per_member="Open tables one member may host at once",
+        games_per_member="Games one member may sit at at once (tables and games in play)",
+        lobby_expiry_hours="A table nobody starts closes after this many hours",
+    )
+    async def server(
+        self,
+        interaction: discord.Interaction,
+        lobbies_per_member: app_commands.Range[int, 1, 50] | None = None,
+        games_per_member: app_commands.Range[int, 1, 200] | None = None,
+        lobby_expiry_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+    ) -> None:
+        async def work():
+            if interaction.guild_id is None:
+                raise UserError("Server settings are set in a server.")
+            perms = getattr(interaction, "permissions", None)
+            changes = {
+                k: v
+                for k, v in (
+                    ("max_lobbies_per_member", lobbies_per_member),
+                    ("max_games_per_member", games_per_member),
+                    ("lobby_expiry_hours", lobby_expiry_hours),
+                )
+                if v is not None
+            }
+            if changes and not (perms and perms.manage_guild):
+                raise UserError("Only members with Manage Server change this server's limits.")
+            store = service_of(interaction).store
+            current = await store.get_guild_settings(interaction.guild_id)
+            try:
+                new: GuildSettings = dataclasses.replace(current, **changes)
+            except ValueError as error:
+                raise UserError(str(error)) from None
+            if changes:
+                await store.set_guild_settings(new)
+            await interaction.response.send_message(
+                f"In this server a member may host {new.max_lobbies_per_member} open table(s) and sit at "
+                f"{new.max_games_per_member} game(s) at once; a table nobody starts closes after "
+                f"{new.lobby_expiry_hours:g} hours.",
+                ephemeral=True,
+            )
+
+        await guarded(interaction, work())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SettingsCog(bot))
