@@ -120,6 +120,7 @@ class PostgresGameStore(SqlGameStore):
     `close()` (or use ``async with``). See `db.store.GameStore` for what each method does."""
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
+    _wait_locked = " FOR UPDATE"
 
     def __init__(
         self,

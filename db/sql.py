@@ -3,7 +3,7 @@
 A backend (`db.sqlite`, `db.postgres`) brings the connection and its transactions; SQL here uses ``?`` placeholders
 (the PostgreSQL backend numbers them), epoch milliseconds for times, and JSON text for the config, state and
 actions (jsonb columns in PostgreSQL, text in SQLite). Where the two databases differ in one clause, the backend
-sets it as a class attribute (`_skip_locked`).
+sets it as a class attribute (`_skip_locked`, `_wait_locked`).
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ class SqlGameStore:
     """The whole `GameStore` on top of a backend's transactions. See `db.store.GameStore` for what each method does."""
 
     _skip_locked = ""  # PostgreSQL: " FOR UPDATE SKIP LOCKED", so concurrent claimers pass over each other's rows
+    _wait_locked = ""  # PostgreSQL: " FOR UPDATE", to wait for rows another transaction is writing
 
     def __init__(self, *, decode_state: StateDecoder | None, clock: Callable[[], datetime]) -> None:
         self._decode_state = decode_state
@@ -524,22 +525,27 @@ class SqlGameStore:
         at = to_ms(now) or 0
         until = at + math.ceil(lease_seconds * 1000)
         free = "(timer_claim_until IS NULL OR timer_claim_until <= ?)"
+        sql = (
+            # the choice is made once, in a materialised CTE: as a subquery PostgreSQL may run it again for each row
+            # it updates, and skip the rows it just claimed (so more than `limit` would be taken)
+            f"WITH chosen AS MATERIALIZED (SELECT id FROM games WHERE {_DUE} AND {free} "
+            f"ORDER BY {_DUE_AT}, id LIMIT ?{{lock}}) "
+            "UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE id IN (SELECT id FROM chosen) "
+            "RETURNING id"
+        )
+        params = (at, at, at, limit, owner, until)
         async with self._write() as tx:
-            rows = await tx.fetchall(
-                "claim_due",
-                # the choice is made once, in a materialised CTE: as a subquery PostgreSQL may run it again for
-                # each row it updates, and skip the rows it just claimed (so more than `limit` would be taken)
-                f"WITH chosen AS MATERIALIZED (SELECT id FROM games WHERE {_DUE} AND {free} "
-                f"ORDER BY {_DUE_AT}, id LIMIT ?{self._skip_locked}) "
-                "UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE id IN (SELECT id FROM chosen) "
-                "RETURNING id",
-                (at, at, at, limit, owner, until),
-            )
+            rows = await tx.fetchall("claim_due", sql.format(lock=self._skip_locked), params)
+            if not rows and self._wait_locked:
+                # Every due row was locked: by other claimers, or by a move or a table post being written. Wait for
+                # them (SQLite's writers wait too), then take those still free. Holding no claimed row yet, this
+                # wait cannot close a cycle with another claimer.
+                rows = await tx.fetchall("claim_due_wait", sql.format(lock=self._wait_locked), params)
             ids = [row["id"] for row in rows]
             if not ids:
                 return []
-            sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({_marks(ids)}) ORDER BY {_DUE_AT}, id"
-            return await self._load_summaries(tx, sql, ids)
+            found = f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({_marks(ids)}) ORDER BY {_DUE_AT}, id"
+            return await self._load_summaries(tx, found, ids)
 
     async def release_claim(self, game_id: int, owner: str) -> bool:
         async with self._write() as tx:

@@ -185,3 +185,19 @@ async def test_a_released_table_post_can_be_claimed_again_at_once(store, clock):
     assert await store.release_table_post(game.id, game.version, "bot-a")  # the post failed
     assert not await store.release_table_post(game.id, game.version, "bot-a")
     assert await store.claim_table_post(game.id, game.version, "bot-b", 30, clock.now)
+
+
+async def test_claim_due_waits_for_a_game_being_written_instead_of_passing_it_over(store, backend, clock):
+    # found by the end-to-end tests on PostgreSQL: SKIP LOCKED alone passed over a game whose table was being posted
+    from .test_atomicity import hold_write_lock
+
+    game_id = await timed_game(store, clock, 1, reminder_in=-1, deadline_in=None)
+
+    async def claim_while_locked():
+        async with hold_write_lock(backend, game_id):
+            claim = asyncio.create_task(store.claim_due(clock.now, "bot-a", 60))
+            await asyncio.sleep(0.3)
+            assert not claim.done()  # it waits, as SQLite's writers do
+        return await claim
+
+    assert [g.id for g in await claim_while_locked()] == [game_id]
