@@ -25,6 +25,17 @@ from db.sql import Row, SqlGameStore, StepHook, to_ms, utc_now
 
 URL_SCHEMES = ("postgresql", "postgres")
 
+# The server went away (restart, network, admin): the pool replaces the connection on the next call.
+_CONNECTION_LOST = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a connection left confused by its server going away mid-conversation
+)
+
 
 def is_postgres_url(url: str) -> bool:
     """Whether `url` names a PostgreSQL database (postgresql://... or postgres://...)."""
@@ -109,6 +120,7 @@ class PostgresGameStore(SqlGameStore):
     `close()` (or use ``async with``). See `db.store.GameStore` for what each method does."""
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
+    _wait_locked = " FOR UPDATE"
 
     def __init__(
         self,
@@ -181,8 +193,30 @@ class PostgresGameStore(SqlGameStore):
     # Transactions
 
     @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool; losing the server on the way is `StoreUnavailable`, nothing written."""
+        closed_under_us = True  # an InterfaceError means a lost connection only when the connection did close
+        try:
+            async with self._pool.acquire() as conn:
+                try:
+                    yield conn
+                except asyncpg.InterfaceError:
+                    closed_under_us = conn.is_closed()
+                    raise
+                except asyncpg.InternalClientError:
+                    conn.terminate()  # never hand it out again
+                    raise
+        except _CONNECTION_LOST as error:
+            if self._closed or (isinstance(error, asyncpg.InterfaceError) and not closed_under_us):
+                raise  # a bad argument or a misuse, not the server going away
+            raise StoreUnavailable(
+                f"lost the connection to the PostgreSQL {self._location} ({type(error).__name__}: {error}); "
+                "nothing was saved, try again"
+            ) from error
+
+    @asynccontextmanager
     async def _write(self) -> AsyncIterator[_Transaction]:
-        async with self._pool.acquire() as conn:
+        async with self._connection() as conn:
             transaction = conn.transaction()
             await transaction.start()
             try:
@@ -201,7 +235,7 @@ class PostgresGameStore(SqlGameStore):
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[_Transaction]:
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        async with self._connection() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             yield _Transaction(conn, None)
 
     def _is_constraint_error(self, error: BaseException) -> bool:

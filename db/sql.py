@@ -3,16 +3,17 @@
 A backend (`db.sqlite`, `db.postgres`) brings the connection and its transactions; SQL here uses ``?`` placeholders
 (the PostgreSQL backend numbers them), epoch milliseconds for times, and JSON text for the config, state and
 actions (jsonb columns in PostgreSQL, text in SQLite). Where the two databases differ in one clause, the backend
-sets it as a class attribute (`_skip_locked`).
+sets it as a class attribute (`_skip_locked`, `_wait_locked`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import secrets
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -120,6 +121,7 @@ class SqlGameStore:
     """The whole `GameStore` on top of a backend's transactions. See `db.store.GameStore` for what each method does."""
 
     _skip_locked = ""  # PostgreSQL: " FOR UPDATE SKIP LOCKED", so concurrent claimers pass over each other's rows
+    _wait_locked = ""  # PostgreSQL: " FOR UPDATE", to wait for rows another transaction is writing
 
     def __init__(self, *, decode_state: StateDecoder | None, clock: Callable[[], datetime]) -> None:
         self._decode_state = decode_state
@@ -525,19 +527,27 @@ class SqlGameStore:
         at = to_ms(now) or 0
         until = at + math.ceil(lease_seconds * 1000)
         free = "(timer_claim_until IS NULL OR timer_claim_until <= ?)"
+        sql = (
+            # the choice is made once, in a materialised CTE: as a subquery PostgreSQL may run it again for each row
+            # it updates, and skip the rows it just claimed (so more than `limit` would be taken)
+            f"WITH chosen AS MATERIALIZED (SELECT id FROM games WHERE {_DUE} AND {free} "
+            f"ORDER BY {_DUE_AT}, id LIMIT ?{{lock}}) "
+            "UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE id IN (SELECT id FROM chosen) "
+            "RETURNING id"
+        )
+        params = (at, at, at, limit, owner, until)
         async with self._write() as tx:
-            rows = await tx.fetchall(
-                "claim_due",
-                f"UPDATE games SET timer_owner = ?, timer_claim_until = ? WHERE {_DUE} AND {free} AND id IN ("
-                f"SELECT id FROM games WHERE {_DUE} AND {free} ORDER BY {_DUE_AT}, id LIMIT ?{self._skip_locked}"
-                ") RETURNING id",
-                (owner, until, at, at, at, at, at, at, limit),
-            )
+            rows = await tx.fetchall("claim_due", sql.format(lock=self._skip_locked), params)
+            if not rows and self._wait_locked:
+                # Every due row was locked: by other claimers, or by a move or a table post being written. Wait for
+                # them (SQLite's writers wait too), then take those still free. Holding no claimed row yet, this
+                # wait cannot close a cycle with another claimer.
+                rows = await tx.fetchall("claim_due_wait", sql.format(lock=self._wait_locked), params)
             ids = [row["id"] for row in rows]
             if not ids:
                 return []
-            sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({_marks(ids)}) ORDER BY {_DUE_AT}, id"
-            return await self._load_summaries(tx, sql, ids)
+            found = f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({_marks(ids)}) ORDER BY {_DUE_AT}, id"
+            return await self._load_summaries(tx, found, ids)
 
     async def release_claim(self, game_id: int, owner: str) -> bool:
         async with self._write() as tx:
@@ -701,30 +711,25 @@ class SqlGameStore:
         )
         async with self._read() as tx:
             rows = await tx.fetchall("finished_results", sql, params)
-        games: list[FinishedGame] = []
+        games: dict[int, FinishedGame] = {}
+        seats: dict[int, list[FinishedSeat]] = {}
         for row in rows:
-            if not games or games[-1].game_id != row["game_id"]:
-                games.append(
-                    FinishedGame(
-                        game_id=row["game_id"],
-                        kind=row["kind"],
-                        ended_at=_at(row["ended_at"]),
-                        config=_load_json_object(row["game_id"], "config", row["config"]),
-                        seats=(),
-                    )
+            game_id = row["game_id"]
+            if game_id not in games:
+                config = _load_json_object(game_id, "config", row["config"])
+                games[game_id] = FinishedGame(game_id, row["kind"], _at(row["ended_at"]), config, ())
+            seats.setdefault(game_id, []).append(
+                FinishedSeat(
+                    player_id=row["player_id"],
+                    user_id=row["user_id"],
+                    cpu_level=row["cpu_level"],
+                    display_name=row["display_name"],
+                    team=row["team"],
+                    score=row["score"],
+                    won=bool(row["won"]),
                 )
-            seat = FinishedSeat(
-                player_id=row["player_id"],
-                user_id=row["user_id"],
-                cpu_level=row["cpu_level"],
-                display_name=row["display_name"],
-                team=row["team"],
-                score=row["score"],
-                won=bool(row["won"]),
             )
-            last = games[-1]
-            games[-1] = FinishedGame(last.game_id, last.kind, last.ended_at, last.config, (*last.seats, seat))
-        return games
+        return [dataclasses.replace(game, seats=tuple(seats[game_id])) for game_id, game in games.items()]
 
     async def _stats(self, where: str, params: Sequence[Any], guild_id: int | None, *, order: str) -> list[UserStats]:
         sql = (
@@ -889,11 +894,6 @@ class SqlGameStore:
                     game_id, f"the engine refused its state ({type(error).__name__}: {error})", "state"
                 ) from error
         return GameRecord(**summary, config=config, state=state, game=game)
-
-
-@asynccontextmanager
-async def no_savepoint() -> AsyncIterator[None]:
-    yield
 
 
 def _marks(values: Iterable[Any]) -> str:

@@ -117,7 +117,7 @@ class SqliteBackend(Backend):
 class PostgresBackend(Backend):
     name = "postgres"
 
-    def __init__(self, new_database: Callable[[], Awaitable[str]], url: str) -> None:
+    def __init__(self, new_database: Callable[..., Awaitable[str]], url: str) -> None:
         self.new_database = new_database
         self.url = url
 
@@ -157,7 +157,7 @@ class PostgresBackend(Backend):
             await conn.close()
 
     async def reset(self) -> None:
-        self.url = await self.new_database()
+        self.url = await self.new_database(migrated=True)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -168,7 +168,7 @@ async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterato
         return
     factory = DatabaseFactory(request.getfixturevalue("postgres_server"))  # a sync fixture: fine from here
     try:
-        yield PostgresBackend(factory.create, await factory.create())
+        yield PostgresBackend(factory.create, await factory.create(migrated=True))
     finally:
         await factory.drop_all()
 

@@ -166,3 +166,38 @@ async def test_racing_notifiers_send_once(open_store):
     game = await playing_game(stores[0])
     outcomes = await asyncio.gather(*(stores[n % 2].claim_notification(game.id, 1, 1, "dm") for n in range(10)))
     assert outcomes.count(True) == 1
+
+
+async def test_claim_due_takes_no_more_than_the_limit_when_games_are_equally_due(store, clock):
+    # found by test_same_behaviour: PostgreSQL ran the choosing subquery again and took a second game
+    for channel in range(3):
+        await timed_game(store, clock, channel, reminder_in=0, deadline_in=None)
+    assert len(await store.claim_due(clock.now, "bot-a", 60, limit=1)) == 1
+    assert len(await store.claim_due(clock.now, "bot-b", 60, limit=1)) == 1
+    assert len(await store.claim_due(clock.now, "bot-c", 60, limit=5)) == 1
+
+
+async def test_a_released_table_post_can_be_claimed_again_at_once(store, clock):
+    game = await playing_game(store)
+    assert await store.claim_table_post(game.id, game.version, "bot-a", 30, clock.now)
+    assert not await store.release_table_post(game.id, game.version, "bot-b")  # not bot-b's to give up
+    assert not await store.claim_table_post(game.id, game.version, "bot-b", 30, clock.now)
+    assert await store.release_table_post(game.id, game.version, "bot-a")  # the post failed
+    assert not await store.release_table_post(game.id, game.version, "bot-a")
+    assert await store.claim_table_post(game.id, game.version, "bot-b", 30, clock.now)
+
+
+async def test_claim_due_waits_for_a_game_being_written_instead_of_passing_it_over(store, backend, clock):
+    # found by the end-to-end tests on PostgreSQL: SKIP LOCKED alone passed over a game whose table was being posted
+    from .test_atomicity import hold_write_lock
+
+    game_id = await timed_game(store, clock, 1, reminder_in=-1, deadline_in=None)
+
+    async def claim_while_locked():
+        async with hold_write_lock(backend, game_id):
+            claim = asyncio.create_task(store.claim_due(clock.now, "bot-a", 60))
+            await asyncio.sleep(0.3)
+            assert not claim.done()  # it waits, as SQLite's writers do
+        return await claim
+
+    assert [g.id for g in await claim_while_locked()] == [game_id]

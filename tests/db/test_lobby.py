@@ -165,3 +165,19 @@ async def test_list_games(store):
     assert [g.id for g in await store.list_games(channel_id=2)] == [b2.id, b.id]
     assert [g.id for g in await store.list_games(limit=2)] == [b2.id, c.id]
     assert [len(g.seats) for g in await store.list_games()] == [2, 2, 2, 2]
+
+
+async def test_set_host_hands_the_lobby_over(store, backend):
+    record = await new_game(store, players=(1, 2))
+    handed = await store.set_host(record.id, record.version, 2)
+    assert (handed.host_user_id, handed.version) == (2, record.version + 1)
+    before = await backend.dump()
+    with pytest.raises(StaleVersion):
+        await store.set_host(record.id, record.version, 1)
+    game = await playing_game(store, channel_id=5)
+    with pytest.raises(WrongStatus):
+        await store.set_host(game.id, game.version, 2)
+    with pytest.raises(GameNotFound):
+        await store.set_host(9999, 1, 2)
+    assert (await store.get_game(record.id)).host_user_id == 2
+    assert (await backend.dump())["games"][0] == before["games"][0]

@@ -270,3 +270,50 @@ def test_without_a_server_ci_fails_loudly_and_a_developer_skips(monkeypatch, ci,
         _unavailable("no binaries")
     assert type(caught.value).__name__ == outcome
     assert "no binaries" in str(caught.value)
+
+
+async def test_a_lost_connection_is_a_store_error_and_the_next_call_reconnects(pg_url, clock):
+    store = await PostgresGameStore.open(pg_url, decode_state=fake_decode, clock=clock, min_connections=2)
+    try:
+        record = await playing_game(store)
+        admin = await asyncpg.connect(pg_url)
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        await admin.close()
+        outcomes = []
+        for turn in range(1, 4):
+            try:
+                game = await store.get_game(record.id)
+                outcomes.append(
+                    await store.save_move(
+                        record.id, game.version, state=fake_state(turn), action={}, player_id="1", user_id=1
+                    )
+                )
+            except StoreUnavailable as error:
+                assert "lost the connection" in str(error) and "127.0.0.1" in str(error)
+                outcomes.append("lost")
+        assert outcomes[-1] != "lost"  # the pool came back by itself
+        game = await store.get_game(record.id)
+        assert len(await store.get_actions(record.id)) == game.version - record.version
+    finally:
+        await store.close()
+
+
+async def test_pg_url_is_a_new_empty_database_each_time(pg_url, pg_database_factory):
+    other = await pg_database_factory()
+    assert other != pg_url
+    for url in (pg_url, other):
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == []
+        finally:
+            await conn.close()
+
+
+async def test_a_bad_argument_is_not_mistaken_for_a_lost_connection(pg_url):
+    async with await PostgresGameStore.open(pg_url) as store:
+        with pytest.raises(asyncpg.DataError):
+            await store.get_game("seven")  # type: ignore[arg-type]
+        assert await store.list_games() == []
