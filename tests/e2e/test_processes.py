@@ -166,12 +166,13 @@ async def _scenario(fake, store, first, second, n_channel, s_channel) -> list[st
         _play(fake, store, n_channel, north_people, rng_n, 3), _play(fake, store, s_channel, south_people, rng_s, 3)
     )
 
-    # A click races the deadline across processes: the click's answer to Discord is held 4 s, meanwhile the timer
-    # loop of one of the processes (both run it every TIMER_PERIOD) plays the absent player's turn.
+    # A click races the deadline across processes: the click's answer to Discord is held 6 s, meanwhile the timer
+    # loop of one of the processes (both run it every TIMER_PERIOD) plays the absent player's turn; then the click,
+    # drawn at the old version, is refused.
     rec = await _active(store, n_channel)
     player = north_people[rec.game.decision().player]
     panel = await _panel(fake, player, n_channel)
-    fake.faults.slow("POST", CALLBACK, delay=4.0, applied=True)
+    fake.faults.slow("POST", CALLBACK, delay=6.0, applied=True)
     if panel.buttons:  # a claim
         reply = await fake.click(player, panel, panel.buttons[0]["custom_id"])
     else:  # a placement: its first cell
