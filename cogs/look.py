@@ -71,7 +71,7 @@ async def send_look(
         )
         return
     if what in ("replay", "chart"):
-        files = await service.story_files(rec, game)
+        files = await service.story_files(rec, game, replay=what == "replay", chart=what == "chart")
         wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
         if not wanted:
             raise UserError("That picture could not be made just now; it has been logged. Try again later.")

@@ -713,21 +713,24 @@ class GameService:
             )
         return await asyncio.get_running_loop().run_in_executor(self._picture_pool, fn, *args)
 
-    async def story_files(self, rec: GameRecord, game: Game) -> list[discord.File]:
+    async def story_files(
+        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True
+    ) -> list[discord.File]:
         """The game told again: the animated replay and the score chart, with their descriptions. Empty (logged)
         when they cannot be made; a game never waits on them."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
+        config = game.config.to_dict()
         files = []
         try:
-            gif, filename = await self.in_worker(
-                render_replay, game.config.to_dict(), game.seed, log_data, names, colours
-            )
-            alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
-            files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
-            chart = await self.in_worker(render_score_chart, game.config.to_dict(), game.seed, log_data, names, colours)
-            alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
-            files.append(discord.File(io.BytesIO(chart), filename="chart.png", description=alt or None))
+            if replay:
+                gif, filename = await self.in_worker(render_replay, config, game.seed, log_data, names, colours)
+                alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
+                files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+            if chart:
+                png = await self.in_worker(render_score_chart, config, game.seed, log_data, names, colours)
+                alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
+                files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
         except Exception:
             log.exception("Game %s: the replay or the chart could not be made", rec.id)
         return files
