@@ -32,6 +32,12 @@ class AdminCog(commands.Cog):
 
     async def _timer_loop(self) -> None:
         await self.bot.wait_until_ready()
+        service = self.bot.service  # type: ignore[attr-defined]
+        try:  # at start-up: what this process held when it stopped is taken back, and its tables posted at once
+            await service.reclaim()
+            await service.repair_tables(grace=0)
+        except Exception:
+            log.exception("The start-up repair failed; the periodic pass tries again")
         while not self.bot.is_closed():
             service = self.bot.service  # type: ignore[attr-defined]
             for work in (service.repair_tables, service.run_due, service.expire_lobbies):

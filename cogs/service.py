@@ -13,10 +13,8 @@ import dataclasses
 import io
 import logging
 import multiprocessing
-import os
 import random
 import socket
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -81,7 +79,8 @@ UNREADABLE = (
 STALE = "The table changed since this was shown: look at the latest table and try again."
 DEADLINE_LEVEL = "medium"
 TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
-TIMER_LEASE_SECONDS = 300.0  # how long a process may take to handle a due timer before another one may
+TIMER_LEASE_SECONDS = 300.0
+REPAIR_GRACE_SECONDS = 10.0  # a game changed this recently is still being shown by whoever moved  # how long a process may take to handle a due timer before another one may
 COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
@@ -171,7 +170,11 @@ class GameService:
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self._corrupt_logged: set[int] = set()
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process, for claims
+        # This process's name in the store's claims: stable across restarts of the same shards on the same host,
+        # so that a restarted process takes back at once what it held when it died (`reclaim`).
+        settings = getattr(bot, "settings", None)
+        shards = getattr(settings, "shard_ids", None)
+        self.owner = f"{socket.gethostname()}:shards={','.join(map(str, shards)) if shards else 'all'}"
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
@@ -797,15 +800,20 @@ class GameService:
                     log.info("Lobby %s expired; its message could not be updated", summary.id)
         return closed
 
-    async def repair_tables(self) -> int:
+    async def reclaim(self) -> int:
+        """At start-up: drop the claims this process's earlier run held (it died holding them)."""
+        return await self.store.release_claims_of(self.owner)
+
+    async def repair_tables(self, *, grace: float = REPAIR_GRACE_SECONDS) -> int:
         """Post the table again for every game in play whose latest table message is missing or shows an older
         state (a crash between saving and posting, Discord failing for good): once per game and version across
         processes, with the mention of the player to act. Games whose computer players must act get them going
         instead (they post the table). Returns how many tables were posted."""
         posted = 0
+        settled = self.clock() - timedelta(seconds=grace)
         for summary in await self.store.stale_tables():
-            if summary.id in self._chains:
-                continue
+            if summary.id in self._chains or summary.updated_at > settled:
+                continue  # its computers are at work, or a move is being saved and shown right now
             try:
                 rec = await self.get(summary.id)
             except UserError:
@@ -849,7 +857,11 @@ class GameService:
                 while not game.is_over and turn_key(game) == before:
                     action = await self.computer_action(game, DEADLINE_LEVEL)
                     events = game.apply(action, by=d.player)
-                    rec = await self._save(rec, game, action, d.player, None, events)
+                    try:
+                        rec = await self._save(rec, game, action, d.player, None, events)
+                    except UserError:  # the player (in another process) moved meanwhile: their move stands
+                        log.info("Game %s: the player moved before their deadline was played", rec.id)
+                        return
                 outcome = MoveOutcome(rec, game)
                 note = f"⏰ {name}'s time ran out: the computer played their turn."
                 await self._after_move(outcome, mover=d.player, note=note)

@@ -513,6 +513,18 @@ class SqlGameStore:
                 )
             return bool(won)
 
+    async def release_claims_of(self, owner: str) -> int:
+        async with self._write() as tx:
+            tables = await tx.fetchall(
+                "release_owner_tables", "DELETE FROM table_claims WHERE owner = ? RETURNING game_id", (owner,)
+            )
+            timers = await tx.fetchall(
+                "release_owner_timers",
+                "UPDATE games SET timer_owner = NULL, timer_claim_until = NULL WHERE timer_owner = ? RETURNING id",
+                (owner,),
+            )
+            return len(tables) + len(timers)
+
     async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
         async with self._write() as tx:
             rows = await tx.fetchall(

@@ -220,6 +220,12 @@ class GameStore(Protocol):
         the next claim wins again."""
         ...
 
+    async def release_claims_of(self, owner: str) -> int:
+        """Drop every claim (table posts, timers) held by `owner`: a process that restarts under the same stable
+        name takes back at once what it held when it died, instead of waiting for the leases to run out. Returns
+        how many claims were dropped."""
+        ...
+
     async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
         """Give up `owner`'s claim on posting the table of the game at `version` (the post failed), so that the
         next attempt, by any process, may claim it at once. False if `owner` did not hold it."""

@@ -432,12 +432,12 @@ async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_ag
     text = await _private(await fake.click(people[other], old_table, TURN))
     assert "Your turn" in text
     # The repair pass posts the table as it stands, once, with the mention of the player to act.
-    assert await bot.service.repair_tables() == 1
+    assert await bot.service.repair_tables(grace=0) == 1
     table = latest_table(fake, CH)
     assert table.id != old_table.id and f"<@{other}>, it's your turn" in table.content
     posted = fake.requests_to("POST", r"/channels/\d+/messages$")[-1]
     assert [int(u) for u in posted.json["allowed_mentions"]["users"]] == [int(other)]
-    assert await bot.service.repair_tables() == 0, "once"
+    assert await bot.service.repair_tables(grace=0) == 0, "once"
     assert (await _record(bot, fake)).table_version == rec.version
 
 

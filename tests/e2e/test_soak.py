@@ -583,7 +583,7 @@ async def test_soak_many_games_with_discord_failing(fake: FakeDiscord, bot, harn
     await fake.wait_for_gateway(timeout=30)
     for _ in range(3):
         await bot.service.idle()
-        await bot.service.repair_tables()
+        await bot.service.repair_tables(grace=0)
         await bot.service.idle()
         await fake.settle(timeout=30)
 
