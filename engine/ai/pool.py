@@ -37,9 +37,8 @@ What a caller can rely on:
   `WorkerCrashed` is raised.
 - **Deterministic.** The answer depends only on (state, level, seed, options), as in the caller's process: each
   decision builds a fresh agent from `make_agent(level, seed=seed, **options)` on `Game.from_dict(state)`, whatever
-  the worker and the load. (One exception is the agent's own: `hard` counts its effort in work units but stops at
-  its safety clock; on a machine too busy to do the work in time, its move depends on the machine's speed there
-  as it would in the bot's process. `iterations=N` with a generous `time_budget` removes the clock.)
+  the worker and the load. (`hard` counts its effort in work units; its safety clock, at thirty times its budget,
+  stops it only on a machine so overloaded that a move would take that long.)
 - **Cancellation.** Cancelling the task that awaits `choose` drops a waiting decision from the queue; a running one
   cannot be interrupted, so it keeps its worker until done (a bounded budget) and its answer is discarded.
 - **Errors** from the agent (an unknown option: `TypeError`; a bad state: engine errors) are raised to the caller
@@ -135,7 +134,7 @@ class AIPool:
     - `max_attempts`: computations of one decision when workers crash, before `WorkerCrashed`.
     - `niceness`: added to the workers' nice value (Unix; default 10), so that the event loop's process wins the
       cores when they are all busy. A `hard` player's effort is counted in work units, not seconds, so this does
-      not change its move unless the machine is so busy that its safety clock stops it early.
+      not change its move (its safety clock is at thirty times its budget).
     - `start_method`: `spawn` (default) or `forkserver`; never `fork`.
     - `worker_function`: what a worker runs for a decision (a seam for tests; it must be importable by name in a
       fresh interpreter).
