@@ -416,6 +416,18 @@ PIC_HOSTS_QUEEN = N_("hosts the queen")
 PIC_DELTA = NP_("{n} point", "{n} points")  # signed: "+3 points", "-1 point" (n with its sign)
 PIC_NO_POINTS_DELTA = N_("no points")
 
+# -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
+PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")
+FREE_FIRST_LINE_ALT = N_("The free dominoes of the first line: {free}.")
+FREE_NEXT_LINE_ALT = N_("The free dominoes of the next line: {free}.")
+PLACEMENT_ALT = N_("Your kingdom with domino {domino} on {cell}; the second square can go {directions}.")
+LEGAL_CELLS_ALT = N_("Legal cells: {cells}")
+FREE_TOWN_ALT = N_("Free town squares: {cells}")
+TAX_ALT = N_("The domino just placed and the coins each knight would collect: {choices}")
+DRAGON_ALT = N_("The builders' board: what each building costs and what burning it takes from whom.")
+BUTTON_UNDO = N_("Undo my last move")
+TAKEN_BACK = N_("Taken back.")
+
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
 # translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
@@ -515,6 +527,7 @@ BUTTON_LABELS = [  # 80 characters
     BUTTON_CONFIRM,
     BUTTON_BACK,
     BUTTON_TAKE_TURN,
+    BUTTON_UNDO,
     DONE_CLAIM,
     DONE_END,
     BUILD_ON,
