@@ -650,7 +650,8 @@ class GameService:
         names, colours = names_and_colours(rec)
         d = game.decision()
         files = []
-        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        lang = game_language(rec)
+        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         if png is not None:
             alt = describe(table_alt_text, game, names)
             files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))

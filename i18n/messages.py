@@ -415,6 +415,10 @@ PIC_BURNED = N_("burned")
 PIC_HOSTS_QUEEN = N_("hosts the queen")
 PIC_DELTA = NP_("{n} point", "{n} points")  # signed: "+3 points", "-1 point" (n with its sign)
 PIC_NO_POINTS_DELTA = N_("no points")
+PIC_PLACED = N_("placed")  # a domino of the current line already placed
+PIC_FREE = N_("free")  # a domino no king has chosen yet
+PIC_PTS = N_("pts")  # after a kingdom's score
+PIC_TO_PLAY = N_("TO PLAY")  # the tag on the kingdom of the player to act
 
 # -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
 PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")
