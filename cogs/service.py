@@ -658,7 +658,7 @@ class GameService:
         else:
             note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:
-            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours)
+            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours, lang=lang)
             if sheet is not None:
                 alt = describe(sheet_alt_text, game, names)
                 files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))

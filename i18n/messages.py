@@ -418,7 +418,11 @@ PIC_NO_POINTS_DELTA = N_("no points")
 PIC_PLACED = N_("placed")  # a domino of the current line already placed
 PIC_FREE = N_("free")  # a domino no king has chosen yet
 PIC_PTS = N_("pts")  # after a kingdom's score
-PIC_TO_PLAY = N_("TO PLAY")  # the tag on the kingdom of the player to act
+PIC_TO_PLAY = N_("TO PLAY")
+PIC_TEAMS = NP_("{n} team", "{n} teams")  # the score sheet's subtitle in a team game
+PIC_IN_DETAIL = N_(
+    "in detail:"
+)  # under "Game 2" on a Dynasty's score sheet  # the tag on the kingdom of the player to act
 
 # -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
 PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")
