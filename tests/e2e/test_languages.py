@@ -157,6 +157,12 @@ async def test_a_czech_queendomino_table_with_a_czech_and_an_english_player(fake
         assert "it's your turn" not in table.content and "Scores:" not in table.content, table.content
         assert "Take my turn" not in table.button_labels
     assert "🏆" in final.content and translate("cs", M.BUTTON_REMATCH) in final.button_labels
+    # Looks are private: each in the viewer's language.
+    scores = next(i for i in _ids(final, "kd:look:") if i.endswith(":scores"))
+    alices = await (await fake.click(fake.alice, final, scores)).wait_message()
+    bobs = await (await fake.click(fake.bob, final, scores)).wait_message()
+    assert alices.content.startswith(translate("cs", M.FINAL_SCORES_TITLE)), alices.content
+    assert bobs.content.startswith("**Final scores**"), bobs.content
 
 
 async def test_the_server_default_language_and_the_pseudo_locale_leave_no_english(fake, bot):
