@@ -449,16 +449,12 @@ async def check_limits(interaction: discord.Interaction, *, hosting: bool) -> No
     if hosting:
         hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
         if hosted >= limits.max_lobbies_per_member:
-            raise UserError(
-                f"You already host {hosted} open table{'s' if hosted != 1 else ''} in this server (the limit is "
-                f"{limits.max_lobbies_per_member}): start or cancel one first (`/game mine` lists them)."
-            )
+            limit = limits.max_lobbies_per_member
+            raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_HOSTED, hosted, limit=limit))
     playing = await store.count_active_games_of(interaction.guild_id, interaction.user.id)
     if playing >= limits.max_games_per_member:
-        raise UserError(
-            f"You already sit at {playing} games in this server (the limit is {limits.max_games_per_member}): "
-            "finish one first (`/game mine` lists them)."
-        )
+        limit = limits.max_games_per_member
+        raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_PLAYING, playing, limit=limit))
 
 
 def check_can_start(rec: GameRecord) -> None:

@@ -50,7 +50,6 @@ from render.chart import render_score_chart
 from render.replay import render_replay
 
 from .common import (
-    GAME_NAMES,
     UserError,
     breakdown_text,
     clip,
@@ -708,9 +707,9 @@ class GameService:
         assert d is not None
         link = self.table_link(rec)
         where = f"<#{rec.channel_id}>"
-        text = f"🎲 It's your turn in {GAME_NAMES[rec.kind]} ({where}): {decision_words(game, d)}." + (
-            f" The table: {link}" if link else ""
-        )
+        lang = game_language(rec)  # no interaction here: the table's language
+        values = {"game": game_name(rec.kind, lang), "where": where, "what": decision_words(game, d, lang)}
+        text = translate(lang, M.DM_TURN_LINK, link=link, **values) if link else translate(lang, M.DM_TURN, **values)
         try:
             data = await self.bot.http.start_private_message(user_id)
             await self.bot.get_partial_messageable(int(data["id"])).send(
@@ -723,8 +722,7 @@ class GameService:
             channel = self.bot.get_partial_messageable(rec.channel_id)
             try:
                 await channel.send(
-                    f"➡️ <@{user_id}>, it's your turn: {decision_words(game, d)}. (I could not send you a direct "
-                    "message, so I ping you here; `/settings notify` changes how you are told.)",
+                    translate(lang, M.DM_REFUSED, player=f"<@{user_id}>", what=values["what"]),
                     view=turn_view(rec, game),
                     allowed_mentions=pings(user_id),
                 )

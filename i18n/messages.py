@@ -264,6 +264,23 @@ TIME_RAN_OUT = N_("⏰ {name}'s time ran out: the computer played their turn.")
 REMINDER = N_("⏳ {player}, reminder: it's your turn in {game}: {what}.")
 REMINDER_LINK = N_("⏳ {player}, reminder: it's your turn in {game}: {what}. The table: {link}")
 
+DM_TURN = N_("🎲 It's your turn in {game} ({where}): {what}.")
+DM_TURN_LINK = N_("🎲 It's your turn in {game} ({where}): {what}. The table: {link}")
+DM_REFUSED = N_(
+    "➡️ {player}, it's your turn: {what}. (I could not send you a direct message, so I ping you here; "
+    "`/settings notify` changes how you are told.)"
+)
+LIMIT_HOSTED = NP_(
+    "You already host {n} open table in this server (the limit is {limit}): start or cancel one first "
+    "(`/game mine` lists them).",
+    "You already host {n} open tables in this server (the limit is {limit}): start or cancel one first "
+    "(`/game mine` lists them).",
+)
+LIMIT_PLAYING = NP_(
+    "You already sit at {n} game in this server (the limit is {limit}): finish one first (`/game mine` lists them).",
+    "You already sit at {n} games in this server (the limit is {limit}): finish one first (`/game mine` lists them).",
+)
+
 # -- looking (cogs/look.py) --------------------------------------------------------------------------------------
 RULES_KINGDOMINO = N_(
     "**Kingdomino in short.** Each round, in the order of the kings on the current line (lowest number first), "
