@@ -38,6 +38,7 @@ class KingdominoBot(commands.AutoShardedBot):
         from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
         from cogs.service import GameService
         from cogs.views import DYNAMIC_ITEMS
+        from i18n.commands import CatalogTranslator
 
         self.service = GameService(self, self.store)
         workers = getattr(self.settings, "ai_workers", 0)
@@ -47,6 +48,8 @@ class KingdominoBot(commands.AutoShardedBot):
             self.service.ai_pool = AIPool(workers=workers)
             await self.service.ai_pool.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
+        # Discord localizations for every command description, option and choice (names stay English).
+        await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_on_start == "global":

@@ -10,6 +10,9 @@ import discord
 from db.models import Seat
 from engine import Decision, Event, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
+from i18n import DEFAULT_LOCALE as SOURCE
+from i18n import TERMS, resolve_locale, term, translate, translate_plural
+from i18n import messages as M
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,22 @@ THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_t
 
 
 class UserError(Exception):
-    """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed."""
+    """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed.
+
+    `message` is a catalogue msgid (filled from `params` in the reader's language by `text(locale)`), or a
+    callable `lang -> str` for a refusal worded from the game's state (`refusal_words`). `str(error)` is English."""
+
+    def __init__(self, message, /, **params) -> None:
+        self.message, self.params = message, params
+        super().__init__(self.text(SOURCE))
+
+    def text(self, locale) -> str:
+        lang = resolve_locale(locale) or SOURCE
+        if callable(self.message):
+            return self.message(lang)
+        if not self.params:
+            return translate(lang, self.message)
+        return translate(lang, self.message, **self.params)
 
 
 def pings(*user_ids: int | None) -> discord.AllowedMentions:
@@ -77,17 +95,24 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def square_words(square) -> str:
+def terrain_word(terrain: str, lang: str = SOURCE) -> str:
+    """A terrain in words: the short English word (`wheat`), the rulebook's word in other languages."""
+    if lang == SOURCE:
+        return TERRAIN_WORDS.get(terrain, terrain)
+    return term(lang, terrain) if terrain in TERRAIN_WORDS else terrain
+
+
+def square_words(square, lang: str = SOURCE) -> str:
     crowns = " " + "👑" * square.crowns if square.crowns else ""
-    return f"{TERRAIN_WORDS.get(square.terrain, square.terrain)}{crowns}"
+    return f"{terrain_word(square.terrain, lang)}{crowns}"
 
 
-def domino_words(domino_id: str, *, with_box: bool = False) -> str:
+def domino_words(domino_id: str, *, with_box: bool = False, lang: str = SOURCE) -> str:
     """`16 (wheat · swamp 👑)`: the number, then both squares in words with their crowns. In Royal Wedding, where
     both boxes are in play, the number carries its box letter (`Q16`), everywhere the same."""
     d = domino(domino_id)
     number = d.id if with_box else str(d.number)
-    return f"{number} ({square_words(d.squares[0])} · {square_words(d.squares[1])})"
+    return f"{number} ({square_words(d.squares[0], lang)} · {square_words(d.squares[1], lang)})"
 
 
 def domino_number(game: Game, domino_id: str) -> str:
@@ -96,8 +121,17 @@ def domino_number(game: Game, domino_id: str) -> str:
     return d.id if game.config.game == "royal-wedding" else str(d.number)
 
 
-def game_domino_words(game: Game, domino_id: str) -> str:
-    return domino_words(domino_id, with_box=game.config.game == "royal-wedding")
+def game_domino_words(game: Game, domino_id: str, lang: str = SOURCE) -> str:
+    return domino_words(domino_id, with_box=game.config.game == "royal-wedding", lang=lang)
+
+
+def game_name(kind: str, lang: str = SOURCE) -> str:
+    return term(lang, kind) if kind in GAME_NAMES else kind
+
+
+def building_name(building_id: str, lang: str = SOURCE) -> str:
+    key = f"building.{building_id}"
+    return term(lang, key) if lang != SOURCE and key in TERMS else building(building_id).name
 
 
 def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
@@ -108,10 +142,12 @@ def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
     return safe(player_id)
 
 
-def mention(seats, player_id: str) -> str:
+def mention(seats, player_id: str, lang: str = SOURCE) -> str:
     for seat in seats:
         if seat.player_id == player_id:
-            return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{safe(seat.display_name)}** (computer)"
+            if seat.user_id is not None:
+                return f"<@{seat.user_id}>"
+            return translate(lang, M.COMPUTER_NAME, name=safe(seat.display_name))
     return player_id
 
 
@@ -129,47 +165,50 @@ def with_names(text: str, seats) -> str:
     return pattern.sub(lambda m: names[m.group(0)], text)
 
 
-def decision_words(game: Game, d: Decision) -> str:
+def _you(kind: str, lang: str, game: Game | None = None, domino_id: str | None = None) -> str:
+    """What the player to act must do, as an imperative clause (DECISION_YOU), in `lang`."""
+    if kind == "place":
+        if game is not None and domino_id is not None:
+            return translate(lang, M.DECISION_YOU["place"], domino=game_domino_words(game, domino_id, lang))
+        return translate(lang, M.DECISION_YOU_PLACE)
+    return translate(lang, M.DECISION_YOU.get(kind, M.DECISION_YOU["claim"]))
+
+
+def _they(kind: str | None, name: str, lang: str, game: Game | None = None, domino_id: str | None = None) -> str:
+    """Someone else's turn, in the third person: one whole sentence per decision (DECISION_OTHER)."""
+    if kind == "place" and (game is None or domino_id is None):
+        return translate(lang, M.DECISION_OTHER_PLACE, name=name)
+    if kind == "place":
+        return translate(lang, M.DECISION_OTHER["place"], name=name, domino=game_domino_words(game, domino_id, lang))
+    return translate(lang, M.DECISION_OTHER.get(kind or "claim", M.DECISION_OTHER["claim"]), name=name)
+
+
+def decision_words(game: Game, d: Decision, lang: str = SOURCE) -> str:
     """What the player to act must do, in words (to them)."""
-    if d.kind == "first_claim":
-        return "choose a domino of the first line for your king"
-    if d.kind == "place":
-        return f"place domino {game_domino_words(game, d.domino)}"  # type: ignore[arg-type]
-    if d.kind == "tax":
-        return "send knights to collect tax, or skip"
-    if d.kind == "build":
-        return "build a building, or skip"
-    if d.kind == "dragon":
-        return "bribe the dragon to burn a building, or skip"
-    return "choose a domino of the next line"
+    return _you(d.kind, lang, game, d.domino)
 
 
-def their_turn(game: Game, d: Decision, seats) -> str:
+def their_turn(game: Game, d: Decision, seats, lang: str = SOURCE) -> str:
     """Telling someone else whose turn it is, in the third person."""
-    what = PHASE_THEY.get(d.kind, d.kind)
-    if d.kind == "place":
-        what = f"place domino {game_domino_words(game, d.domino)}"  # type: ignore[arg-type]
-    return f"It's {seat_name(seats, d.player)}'s turn: they must {what}."
+    return _they(d.kind, seat_name(seats, d.player), lang, game, d.domino)
 
 
-def score_line(game: Game, seats) -> str:
+def score_line(game: Game, seats, lang: str = SOURCE) -> str:
     totals = game.match_totals() if "dynasty" in game.config.variants else [s.total for s in game.scores()]
-    parts = [f"{kingdom_name(game, seats, i)} {t}" for i, t in enumerate(totals)]
-    label = "Dynasty totals" if "dynasty" in game.config.variants else "Scores"
-    return f"{label}: " + " · ".join(parts)
+    parts = " · ".join(f"{kingdom_name(game, seats, i)} {t}" for i, t in enumerate(totals))
+    label = M.DYNASTY_TOTALS_LINE if "dynasty" in game.config.variants else M.SCORES_LINE
+    return translate(lang, label, scores=parts)
 
 
-def economy_line(game: Game, seats) -> str:
+def economy_line(game: Game, seats, lang: str = SOURCE) -> str:
     """Coins, knights and towers per kingdom (Queendomino rules), in text."""
     if not game.queendomino_rules:
         return ""
     parts = []
     for i, k in enumerate(game.kingdoms):
-        queen = " 👑queen" if game.queen == i else ""
-        parts.append(
-            f"{kingdom_name(game, seats, i)}: {count(k.coins, 'coin')}, {count(k.knights_reserve, 'knight')} in "
-            f"reserve, {count(k.towers, 'tower')}{queen}"
-        )
+        line = M.ECONOMY_LINE_QUEEN if game.queen == i else M.ECONOMY_LINE
+        values = {"coins": k.coins, "knights": k.knights_reserve, "towers": k.towers}
+        parts.append(translate(lang, line, kingdom=kingdom_name(game, seats, i), **values))
     return "\n".join(parts)
 
 
@@ -182,116 +221,177 @@ PART_WORDS = {
 }
 
 
-def breakdown_text(game: Game, seats) -> str:
+def tiebreak_words(tiebreak: str, lang: str = SOURCE) -> str:
+    """The engine's tie-break (`largest territory`) in words: as it is in English, the catalogue's elsewhere."""
+    if lang == SOURCE or tiebreak not in M.TIEBREAKS:
+        return tiebreak
+    return translate(lang, M.TIEBREAKS[tiebreak])
+
+
+def breakdown_text(game: Game, seats, lang: str = SOURCE) -> str:
     """Every part of every kingdom's score, one line each: each territory as squares × crowns, then buildings,
     queen, coins and bonuses; the tie-break that decided, and Dynasty totals in a Dynasty."""
     lines = []
     for i, s in enumerate(game.scores()):
         parts = [
-            f"{TERRAIN_WORDS.get(t.terrain, t.terrain)} {t.size}×{t.crowns}"
+            f"{terrain_word(t.terrain, lang)} {t.size}×{t.crowns}"
             for t in sorted(s.territories, key=lambda t: -t.points)
             if t.points
         ]
         for name, value in s.parts().items():
             if name in PART_WORDS and value:
-                parts.append(f"{PART_WORDS[name]} {value}")
-        detail = ", ".join(parts) if parts else "nothing yet"
-        lines.append(f"**{kingdom_name(game, seats, i)}**: {points_words(s.total)} ({detail})")
+                parts.append(f"{translate(lang, M.SCORE_PARTS[name])} {value}")
+        detail = ", ".join(parts) if parts else translate(lang, M.NOTHING_YET)
+        total = points_words(s.total, lang=lang)
+        lines.append(
+            translate(lang, M.BREAKDOWN_LINE, kingdom=kingdom_name(game, seats, i), total=total, detail=detail)
+        )
     if game.is_over:
         result = game.result()
         if result.tiebreak:
-            lines.append(f"Tie-break: {result.tiebreak}.")
+            lines.append(translate(lang, M.TIEBREAK_LINE, tiebreak=tiebreak_words(result.tiebreak, lang)))
     if "dynasty" in game.config.variants and game.deal_totals:
         for i in range(len(game.kingdoms)):
             games = " + ".join(str(t[i]) for t in game.deal_totals)
-            lines.append(f"{kingdom_name(game, seats, i)}, Dynasty games so far: {games}")
+            lines.append(translate(lang, M.DYNASTY_SO_FAR, kingdom=kingdom_name(game, seats, i), games=games))
     return "\n".join(lines)
 
 
-def points_words(n: int, *, signed: bool = False) -> str:
+def points_words(n: int, *, signed: bool = False, lang: str = SOURCE) -> str:
     """`1 point`, `+3 points`, `-2 points`, `0 points`."""
-    sign = "+" if signed and n > 0 else ""
-    return f"{sign}{n} point" if abs(n) == 1 else f"{sign}{n} points"
+    if signed and n > 0:
+        return translate_plural(lang, *M.POINTS_SIGNED, n)
+    return translate_plural(lang, *M.POINTS, abs(n), n=n)  # the form of |n|, the number with its sign
 
 
-def event_words(event: Event, game: Game, seats) -> str | None:
+def event_words(event: Event, game: Game, seats, lang: str = SOURCE) -> str | None:
     """One line for the table, in words: names, dominoes by number with their squares, buildings by name, board
     slots counted from 1 as the picture shows them. None for what the table need not say."""
     who = f"**{seat_name(seats, event.player)}**" if event.player else ""
     data = event.data
     kind = event.kind
     if kind == "claimed":
-        return f"{who} chose domino {game_domino_words(game, data['domino'])}."
+        return translate(lang, M.EVENTS["claimed"], player=who, domino=game_domino_words(game, data["domino"], lang))
     if kind == "placed":
-        return (
-            f"{who} placed domino {game_domino_words(game, data['domino'])} on {data['cell']}, second square "
-            f"{data['direction']}."
+        return translate(
+            lang,
+            M.EVENTS["placed"],
+            player=who,
+            domino=game_domino_words(game, data["domino"], lang),
+            cell=data["cell"],
+            direction=direction_word(data["direction"], lang),
         )
     if kind == "taxed":
-        coins = count(data["coins"], "coin")
-        knights = "a knight" if data["knights"] == 1 else f"{data['knights']} knights"
-        return f"{who} sent {knights} to {' and '.join(data['cells'])} and collected {coins}."
+        cells = list(data["cells"])
+        if len(cells) == 1:
+            return translate_plural(lang, *M.EVENTS["taxed_one"], data["coins"], player=who, cell=cells[0])
+        return translate_plural(
+            lang, *M.EVENTS["taxed_two"], data["coins"], player=who, cell=cells[0], second=cells[-1]
+        )
     if kind == "built":
-        return f"{who} built the {building(data['building']).name} on {data['cell']} for {count(data['cost'], 'coin')}."
+        name = building_name(data["building"], lang)
+        return translate_plural(lang, *M.EVENTS["built"], data["cost"], player=who, building=name, cell=data["cell"])
     if kind == "dragon":
-        return f"{who} bribed the dragon, which burned the {building(data['building']).name} (slot {data['slot'] + 1})."
+        name = building_name(data["building"], lang)
+        return translate(lang, M.EVENTS["dragon"], player=who, building=name, slot=data["slot"] + 1)
     if kind == "queen":
-        return f"The queen moves to {who}'s kingdom ({count(data['towers'], 'tower')})."
+        return translate_plural(lang, *M.EVENTS["queen"], data["towers"], player=who)
     if kind == "discarded":
-        return f"{who} could not place domino {game_domino_words(game, data['domino'])}: it is discarded."
+        return translate(lang, M.EVENTS["discarded"], player=who, domino=game_domino_words(game, data["domino"], lang))
     if kind == "unclaimed":
         names = ", ".join(domino_number(game, d) for d in data["dominoes"])
-        return f"Nobody chose {names}: {'it is' if len(data['dominoes']) == 1 else 'they are'} discarded."
+        return translate_plural(lang, *M.EVENTS["unclaimed"], len(data["dominoes"]), dominoes=names)
     if kind == "round_end":
-        return f"Round {data['round']} is over."
+        return translate(lang, M.EVENTS["round_end"], round=data["round"])
     if kind == "deal_end":
-        return f"Game {data['finished']} of the Dynasty is over; game {data['next']} begins."
+        return translate(lang, M.EVENTS["deal_end"], finished=data["finished"], next=data["next"])
     if kind in ("game_over", "skipped"):
         return None  # the end has its own lines
     return with_names(event.text, seats)
 
 
-def event_lines(events: list[Event], seats, game: Game | None = None) -> list[str]:
+def direction_word(direction: str, lang: str = SOURCE) -> str:
+    return translate(lang, M.DIRECTIONS[direction]) if direction in M.DIRECTIONS else direction
+
+
+def event_lines(events: list[Event], seats, game: Game | None = None, lang: str = SOURCE) -> list[str]:
     if game is None:
         return [with_names(e.text, seats) for e in events if e.kind not in ("skipped",)]
-    return [line for e in events if (line := event_words(e, game, seats)) is not None]
+    return [line for e in events if (line := event_words(e, game, seats, lang)) is not None]
 
 
-def refusal_words(error, game: Game, seats, player: str) -> str:
+def refusal_words(error, game: Game, seats, player: str, lang: str = SOURCE) -> str:
     """An engine refusal worded for the person who acted: second person, no command syntax, names not ids."""
     code, p = getattr(error, "code", ""), getattr(error, "params", {})
     if code == "not_your_turn":
-        return f"It's {seat_name(seats, p['player'])}'s turn: they must {PHASE_THEY.get(p['phase'], p['phase'])}."
+        return _they(p.get("phase"), seat_name(seats, p["player"]), lang)
     if code in ("wrong_phase", "must_place_first", "cannot_skip"):
         if p.get("player") not in (None, player):
-            return f"It's {seat_name(seats, p['player'])}'s turn: they must {PHASE_THEY.get(p.get('phase'), '')}."
+            return _they(p.get("phase"), seat_name(seats, p["player"]), lang)
         if code == "must_place_first":
-            return f"You must place domino {game_domino_words(game, p['domino'])} first."
+            return translate(lang, M.REFUSALS["must_place_first"], domino=game_domino_words(game, p["domino"], lang))
         if code == "cannot_skip" or p.get("action") == "skip":
-            return f"That step cannot be skipped: you must {PHASE_YOU.get(p['phase'], p['phase'])}."
-        return f"You must {PHASE_YOU.get(p['phase'], p['phase'])} first."
+            return translate(lang, M.REFUSALS["cannot_skip"], what=_you(p["phase"], lang))
+        return translate(lang, M.REFUSALS["wrong_phase"], what=_you(p["phase"], lang))
     if code in ("domino_taken", "domino_not_in_line"):
         free = ", ".join(domino_number(game, d) for d in p.get("free", []))
-        what = "already taken" if code == "domino_taken" else "not in the line"
-        return f"That domino is {what}: choose a free one ({free})."
+        return translate(lang, M.REFUSALS[code], free=free)
     if code == "not_enough_coins":
-        return f"You need {count(p['cost'], 'coin')}, you have {count(p['coins'], 'coin')}."
+        return translate_plural(lang, *M.REFUSALS["not_enough_coins"], p["cost"], coins=p["coins"])
     if code == "knights_per_round":
-        return (
-            f"At most {p['limit']} knights a round: you already sent {p['sent']} this round, so you can send "
-            f"{p['left']} more, not {p['wanted']}."
-        )
+        return translate(lang, M.REFUSALS[code], limit=p["limit"], sent=p["sent"], left=p["left"], wanted=p["wanted"])
     if code == "knights_reserve":
-        return f"You have {count(p['reserve'], 'knight')} in reserve, not {p['wanted']}."
+        return translate_plural(lang, *M.REFUSALS[code], p["reserve"], wanted=p["wanted"])
     if code == "empty_slot":
-        return f"Slot {p['slot'] + 1} of the builders' board holds no building: choose another."
+        return translate(lang, M.REFUSALS[code], slot=p["slot"] + 1)
+    if lang != SOURCE and code == "outside_table" and p.get("cell") is None:
+        return translate(lang, M.REFUSALS["outside_table_unnamed"])
+    if lang != SOURCE and isinstance(M.REFUSALS.get(code), str):
+        values = {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in p.items()}
+        return translate(lang, M.REFUSALS[code], **values)
     text = with_names(str(error), seats)
     return re.sub(r"^[^:]*\b(place|claim|tax|build|dragon|skip)\b[^:]*: ", "", text)
 
 
-def building_words(building_id: str) -> str:
+def effect_words(building_id: str, lang: str = SOURCE) -> str:
+    """What a building does, in words: the engine's English summary, the catalogue's phrases elsewhere."""
     b = building(building_id)
-    return f"{b.name} ({b.effect_text()})"
+    if lang == SOURCE:
+        return b.effect_text()
+    parts = []
+    if b.knights:
+        parts.append(translate_plural(lang, *M.EFFECT_KNIGHTS, b.knights))
+    if b.towers:
+        parts.append(translate_plural(lang, *M.EFFECT_TOWERS, b.towers))
+    if b.coins_per_knight_on_tax:
+        parts.append(translate(lang, M.EFFECT_TAX_PER_KNIGHT))
+    if b.coins_per_tower_on_tax:
+        parts.append(translate(lang, M.EFFECT_TAX_PER_TOWER))
+    if b.crowns:
+        parts.append(translate(lang, M.EFFECT_CROWN))
+    if b.scoring == "fixed":
+        parts.append(translate_plural(lang, *M.EFFECT_FIXED, b.points))
+    elif b.scoring == "per_territory":
+        parts.append(translate(lang, M.EFFECT_PER_TERRITORY, terrain=terrain_word(b.scoring_terrain, lang)))
+    elif b.scoring == "per_tower":
+        parts.append(translate(lang, M.EFFECT_PER_TOWER))
+    elif b.scoring == "per_knight":
+        parts.append(translate(lang, M.EFFECT_PER_KNIGHT))
+    return ", ".join(parts) or translate(lang, M.EFFECT_NONE)
+
+
+def building_words(building_id: str, lang: str = SOURCE) -> str:
+    if lang == SOURCE:
+        b = building(building_id)
+        return f"{b.name} ({b.effect_text()})"
+    return translate(
+        lang, M.BUILDING_EFFECT, building=building_name(building_id, lang), effect=effect_words(building_id, lang)
+    )
+
+
+def lang_of(interaction) -> str:
+    """The language of a private answer: the client's of the person who clicked or typed."""
+    return resolve_locale(getattr(interaction, "locale", None)) or SOURCE
 
 
 def cells_words(cells) -> str:

@@ -15,10 +15,22 @@ from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion,
 from db.models import GameRecord, GameStatus, Seat
 from engine import GameConfig
 from engine.config import PLAYER_RANGE
+from i18n import first_supported, translate, translate_plural
+from i18n import messages as M
+from i18n.commands import language_choices
 from render import PLAYER_COLOURS, clean_name
 
-from .common import GAME_NAMES, NEEDED_PERMISSIONS, THREAD_TYPES, UserError, safe, strip_controls
-from .service import STALE
+from .common import (
+    GAME_NAMES,
+    NEEDED_PERMISSIONS,
+    THREAD_TYPES,
+    UserError,
+    game_name,
+    lang_of,
+    safe,
+    strip_controls,
+)
+from .service import STALE, game_language
 from .views import guarded, service_of
 
 log = logging.getLogger(__name__)
@@ -45,55 +57,76 @@ def next_colour(seats) -> str:
     return hex_colour(len(seats))
 
 
-def seat_label(seat: Seat) -> str:
-    return f"{safe(seat.display_name)} (computer, {seat.cpu_level})" if seat.is_computer else f"<@{seat.user_id}>"
+def seat_label(seat: Seat, lang: str = "en") -> str:
+    if seat.is_computer:
+        level = translate(lang, M.LEVELS[seat.cpu_level]) if seat.cpu_level in M.LEVELS else seat.cpu_level
+        return translate(lang, M.COMPUTER_SEAT, name=safe(seat.display_name), level=level)
+    return f"<@{seat.user_id}>"
+
+
+def bot_name(number: int, level: str, lang: str) -> str:
+    """A computer seat's name, in the table's language: `Bot 2 (medium)`."""
+    return translate(lang, M.BOT_NAME, number=number, level=translate(lang, M.LEVELS.get(level, level)))
 
 
 def lobby_text(rec: GameRecord) -> str:
+    lang = game_language(rec)
     opts = rec.config
     size = opts.get("seats", PLAYER_RANGE[rec.kind][1]) if rec.status == GameStatus.LOBBY else len(rec.seats)
-    variants = [VARIANT_OPTIONS[v] for v in opts.get("variants", ())]
-    lines = [f"**{GAME_NAMES[rec.kind]}** — new table by <@{rec.host_user_id}> ({len(rec.seats)}/{size} seats taken)"]
+    variants = [translate(lang, M.VARIANT_OPTIONS[v]) for v in opts.get("variants", ()) if v in M.VARIANT_OPTIONS]
+    lines = [
+        translate(
+            lang,
+            M.LOBBY_TITLE,
+            game=game_name(rec.kind, lang),
+            host=f"<@{rec.host_user_id}>",
+            taken=len(rec.seats),
+            size=size,
+        )
+    ]
     if opts.get("teams"):
-        lines.append("Teams of two share a kingdom; the host arranges the teams by swapping seats.")
+        lines.append(translate(lang, M.LOBBY_TEAMS))
         for t in range(0, len(rec.seats), 2):
             pair = rec.seats[t : t + 2]
-            members = " & ".join(seat_label(s) for s in pair) + ("" if len(pair) == 2 else " & (free seat)")
-            lines.append(f"Team {t // 2 + 1}: {members}")
+            members = " & ".join(seat_label(s, lang) for s in pair)
+            if len(pair) != 2:
+                members += " & " + translate(lang, M.LOBBY_FREE_SEAT)
+            lines.append(translate(lang, M.LOBBY_TEAM, number=t // 2 + 1, members=members))
     if variants:
-        lines.append("Variants: " + "; ".join(variants))
-    timers = []
-    if rec.reminder_hours:
-        timers.append(f"reminder after {rec.reminder_hours:g} h")
-    if rec.deadline_hours:
-        timers.append(f"after {rec.deadline_hours:g} h the computer plays for an absent player")
-    if timers:
-        lines.append("Turns: " + ", ".join(timers) + ".")
+        lines.append(translate(lang, M.LOBBY_VARIANTS, variants="; ".join(variants)))
+    if rec.reminder_hours and rec.deadline_hours:
+        reminder, deadline = f"{rec.reminder_hours:g}", f"{rec.deadline_hours:g}"
+        lines.append(translate(lang, M.LOBBY_REMINDER_DEADLINE, reminder=reminder, deadline=deadline))
+    elif rec.reminder_hours:
+        lines.append(translate(lang, M.LOBBY_REMINDER, hours=f"{rec.reminder_hours:g}"))
+    elif rec.deadline_hours:
+        lines.append(translate(lang, M.LOBBY_DEADLINE, hours=f"{rec.deadline_hours:g}"))
     for i, s in enumerate(rec.seats, 1):
-        lines.append(f"{i}. {seat_label(s)}")
+        lines.append(f"{i}. {seat_label(s, lang)}")
     if rec.status == GameStatus.LOBBY:
-        lines.append("Click **Join** to take a seat; the host starts the game.")
+        lines.append(translate(lang, M.LOBBY_OPEN))
     elif rec.status == GameStatus.CANCELLED:
-        lines.append("This table was cancelled.")
+        lines.append(translate(lang, M.LOBBY_CANCELLED))
     else:
-        lines.append("The game has started: see the table below.")
+        lines.append(translate(lang, M.LOBBY_STARTED))
     return "\n".join(lines)
 
 
 def lobby_view(rec: GameRecord) -> discord.ui.View | None:
     if rec.status != GameStatus.LOBBY:
         return None
+    lang = game_language(rec)
     view = discord.ui.View(timeout=None)
     for op, label, style in (
-        ("join", "Join", discord.ButtonStyle.primary),
-        ("leave", "Leave", discord.ButtonStyle.secondary),
-        ("start", "Start", discord.ButtonStyle.success),
-        ("cancel", "Cancel", discord.ButtonStyle.danger),
+        ("join", M.BUTTON_JOIN, discord.ButtonStyle.primary),
+        ("leave", M.BUTTON_LEAVE, discord.ButtonStyle.secondary),
+        ("start", M.BUTTON_START, discord.ButtonStyle.success),
+        ("cancel", M.BUTTON_CANCEL, discord.ButtonStyle.danger),
     ):
-        view.add_item(LobbyButton(rec.id, op, label=label, style=style))
-    view.add_item(ComputerSelect(rec.id))
+        view.add_item(LobbyButton(rec.id, op, label=translate(lang, label), style=style))
+    view.add_item(ComputerSelect(rec.id, lang=lang))
     if rec.config.get("teams") and len(rec.seats) >= 2:
-        view.add_item(SwapSelect(rec.id, rec.seats))
+        view.add_item(SwapSelect(rec.id, rec.seats, lang=lang))
     return view
 
 
@@ -116,7 +149,8 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     if getattr(interaction.channel, "type", None) in THREAD_TYPES:
         del needed["send_messages"]
         needed["send_messages_in_threads"] = "Send Messages in Threads"
-    return [name for attr, name in needed.items() if not getattr(perms, attr)]
+    lang = lang_of(interaction)
+    return [translate(lang, M.PERMISSIONS[attr]) for attr in needed if not getattr(perms, attr)]
 
 
 def may_manage(interaction: discord.Interaction, rec: GameRecord) -> bool:
@@ -139,7 +173,7 @@ async def open_lobby(
     service = service_of(interaction)
     missing = missing_permissions(interaction)
     if missing:
-        raise UserError(f"I am missing permissions in this channel: {', '.join(missing)}. Ask an admin to grant them.")
+        raise UserError(M.MISSING_PERMISSIONS, permissions=", ".join(missing))
     try:
         rec = await service.store.create_game(
             channel_id=interaction.channel_id,
@@ -158,8 +192,7 @@ async def open_lobby(
         if existing and existing.table_message_id and interaction.guild_id:
             link = f" (https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{existing.table_message_id})"
         raise UserError(
-            f"This channel already has a game (#{error.existing_game_id}, {error.existing_status}){link}. "
-            "Finish or cancel it first, or start a thread for another game."
+            M.CHANNEL_HAS_GAME, game_id=error.existing_game_id, status=error.existing_status, link=link
         ) from None
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
     try:
@@ -171,13 +204,10 @@ async def open_lobby(
     except discord.HTTPException as error:
         await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
         if isinstance(error, discord.Forbidden):
-            raise UserError(
-                f"I could not post the table in this channel ({error.text or error.status}): check that I can view "
-                "the channel, send messages and attach files."
-            ) from None
-        raise UserError("Discord did not take the table just now: try `/game new` again in a moment.") from None
+            raise UserError(M.CANNOT_POST_TABLE, error=error.text or error.status) from None
+        raise UserError(M.DISCORD_FAILED_LOBBY) from None
     await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
-    await interaction.followup.send("Your table is open: players join with the **Join** button below.", ephemeral=True)
+    await interaction.followup.send(translate(lang_of(interaction), M.TABLE_OPEN), ephemeral=True)
     return await service.get(rec.id)
 
 
@@ -195,13 +225,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
-    def __init__(self, gid: int) -> None:
-        options = [discord.SelectOption(label=f"Add a computer player ({level})", value=level) for level in LEVELS] + [
-            discord.SelectOption(label="Remove a computer player", value="remove")
-        ]
-        super().__init__(
-            discord.ui.Select(custom_id=f"kd:cpu:{gid}", options=options, placeholder="Computer players (host only)")
-        )
+    def __init__(self, gid: int, *, lang: str = "en") -> None:
+        options = [
+            discord.SelectOption(
+                label=translate(lang, M.ADD_COMPUTER, level=translate(lang, M.LEVELS[level])), value=level
+            )
+            for level in LEVELS
+        ] + [discord.SelectOption(label=translate(lang, M.REMOVE_COMPUTER), value="remove")]
+        placeholder = translate(lang, M.COMPUTER_PLACEHOLDER)
+        super().__init__(discord.ui.Select(custom_id=f"kd:cpu:{gid}", options=options, placeholder=placeholder))
         self.gid = gid
 
     @classmethod
@@ -211,7 +243,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
-            await guarded(interaction, _refuse("Pick one of the menu's choices: easy, medium, hard or remove."))
+            await guarded(interaction, _refuse(M.PICK_MENU_CHOICE))
             return
         await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
 
@@ -219,7 +251,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
 class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
     """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
 
-    def __init__(self, gid: int, seats=()) -> None:
+    def __init__(self, gid: int, seats=(), *, lang: str = "en") -> None:
         options = [
             discord.SelectOption(label=f"{i}. {s.display_name}"[:100], value=s.player_id)
             for i, s in enumerate(seats, 1)
@@ -230,7 +262,7 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
                 options=options or [discord.SelectOption(label="-")],
                 min_values=min(2, len(options) or 1),
                 max_values=min(2, len(options) or 1),
-                placeholder="Swap two seats to arrange teams (host only)",
+                placeholder=translate(lang, M.SWAP_PLACEHOLDER),
             )
         )
         self.gid = gid
@@ -251,10 +283,10 @@ async def _refuse(text: str) -> None:
 def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
     """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
     if len(pair) != 2 or pair[0] == pair[1]:
-        raise UserError("Pick two different seats to swap.")
+        raise UserError(M.PICK_TWO_SEATS)
     index = {s.player_id: i for i, s in enumerate(seats)}
     if not all(p in index for p in pair):
-        raise UserError("One of those players has left the table meanwhile: pick again from the lobby's new list.")
+        raise UserError(M.PLAYER_LEFT_MEANWHILE)
     i, j = index[pair[0]], index[pair[1]]
     seats = list(seats)
     seats[i], seats[j] = seats[j], seats[i]
@@ -271,6 +303,7 @@ async def lobby_action(
     deferred: bool = False,
 ) -> None:
     service = service_of(interaction)
+    mine = lang_of(interaction)  # private answers: the clicker's language; public ones: the table's
     if not deferred:
         await interaction.response.defer(ephemeral=True, thinking=True)
     rec = await service.get(gid)
@@ -278,94 +311,100 @@ async def lobby_action(
         rec = await service.get(gid)
         if op == "cancel":
             if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
-                raise UserError("This game is already over.")
+                raise UserError(M.ALREADY_OVER)
             if not may_manage(interaction, rec):
-                raise UserError("Only the host or a member with Manage Channels can cancel this game.")
+                raise UserError(M.ONLY_HOST_CANCEL)
             was_lobby = rec.status == GameStatus.LOBBY
             await service.store.cancel_game(rec.id)
             rec = await service.get(gid)
             if was_lobby:
                 await refresh_lobby(interaction, rec)
-            await interaction.followup.send("The game is cancelled.", ephemeral=True)
+            await interaction.followup.send(translate(mine, M.GAME_CANCELLED_PRIVATE), ephemeral=True)
             channel = interaction.client.get_partial_messageable(rec.channel_id)
+            lang = game_language(rec)
             await channel.send(
-                f"❌ {GAME_NAMES[rec.kind]} game #{rec.id} was cancelled by <@{interaction.user.id}>.",
+                translate(
+                    lang,
+                    M.GAME_CANCELLED_PUBLIC,
+                    game=game_name(rec.kind, lang),
+                    game_id=rec.id,
+                    user=f"<@{interaction.user.id}>",
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
             return
         if rec.status != GameStatus.LOBBY:
-            raise UserError("This lobby is closed: the game has started or ended.")
+            raise UserError(M.LOBBY_CLOSED)
         size = int(rec.config.get("seats", PLAYER_RANGE[rec.kind][1]))
         player = str(interaction.user.id)
         try:
             if op == "join":
                 if rec.seat_of(player):
-                    raise UserError("You already have a seat at this table.")
+                    raise UserError(M.ALREADY_SEATED)
                 await check_limits(interaction, hosting=False)
                 if len(rec.seats) >= size:
-                    raise UserError(f"The table is full ({size} seats).")
+                    raise UserError(M.TABLE_FULL, size=size)
                 name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
                 rec = await service.store.join_game(
                     rec.id, rec.version, Seat.human(interaction.user.id, name, next_colour(rec.seats))
                 )
-                text = "You joined the table."
+                text = translate(mine, M.JOINED)
             elif op == "leave":
                 if not rec.seat_of(player):
-                    raise UserError("You have no seat at this table.")
+                    raise UserError(M.NO_SEAT)
                 people = [s for s in rec.seats if not s.is_computer and s.player_id != player]
                 if not people:  # a table needs a person: the last one to leave closes it
                     await service.store.cancel_game(rec.id, rec.version)
                     rec = await service.get(gid)
                     await refresh_lobby(interaction, rec)
-                    await interaction.followup.send(
-                        "You left the table; nobody else was seated, so it is closed.", ephemeral=True
-                    )
+                    await interaction.followup.send(translate(mine, M.LEFT_CLOSED), ephemeral=True)
                     return
                 rec = await service.store.leave_game(rec.id, rec.version, player)
                 if interaction.user.id == rec.host_user_id:
                     rec = await hand_over_host(service, rec, people[0])
-                    text = f"You left the table; <@{people[0].user_id}> is the host now."
+                    text = translate(mine, M.LEFT_NEW_HOST, host=f"<@{people[0].user_id}>")
                 else:
-                    text = "You left the table."
+                    text = translate(mine, M.LEFT)
             elif op == "cpu":
                 if interaction.user.id != rec.host_user_id:
-                    raise UserError("Only the host adds or removes computer players.")
+                    raise UserError(M.ONLY_HOST_COMPUTERS)
                 seats = list(rec.seats)
                 if level == "remove":
                     cpus = [s for s in seats if s.is_computer]
                     if not cpus:
-                        raise UserError("There is no computer player to remove.")
+                        raise UserError(M.NO_COMPUTER)
                     seats.remove(cpus[-1])
-                    text = f"{safe(cpus[-1].display_name)} left the table."
+                    text = translate(mine, M.SOMEONE_LEFT, name=safe(cpus[-1].display_name))
                 else:
                     if len(seats) >= size:
-                        raise UserError(f"The table is full ({size} seats).")
+                        raise UserError(M.TABLE_FULL, size=size)
                     number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
-                    seat = Seat.computer(number, level or "easy", f"Bot {number} ({level})", next_colour(seats))
+                    name = bot_name(number, level or "easy", game_language(rec))
+                    seat = Seat.computer(number, level or "easy", name, next_colour(seats))
                     seats.append(seat)
-                    text = f"{safe(seat.display_name)} joined the table."
+                    text = translate(mine, M.SOMEONE_JOINED, name=safe(seat.display_name))
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
             elif op == "swap":
                 if interaction.user.id != rec.host_user_id:
-                    raise UserError(f"Only the host (<@{rec.host_user_id}>) arranges the seats.")
+                    raise UserError(M.ONLY_HOST_SEATS, host=f"<@{rec.host_user_id}>")
                 seats = swapped(rec.seats, pair)
                 rec = await service.store.set_seats(rec.id, rec.version, seats)
                 a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
-                text = f"{safe(a.display_name)} and {safe(b.display_name)} swapped seats."
+                text = translate(mine, M.SWAPPED, first=safe(a.display_name), second=safe(b.display_name))
             elif op == "start":
                 if interaction.user.id != rec.host_user_id:
-                    raise UserError(f"Only the host (<@{rec.host_user_id}>) can start the game.")
+                    raise UserError(M.ONLY_HOST_START, host=f"<@{rec.host_user_id}>")
                 if rec.seat_of(player) is None:
-                    raise UserError("Take a seat first (**Join**): nobody starts a table they are not at.")
+                    raise UserError(M.SEAT_FIRST)
                 check_can_start(rec)
                 lobby_message = rec.table_message_id
                 outcome = await service.start(rec)
                 await refresh_lobby(interaction, outcome.record, lobby_message)
-                await interaction.followup.send(outcome.warning or "The game has started.", ephemeral=True)
+                await interaction.followup.send(outcome.warning or translate(mine, M.GAME_STARTED), ephemeral=True)
                 return
             else:
-                raise UserError(f"Unknown lobby action {op!r}.")
+                raise UserError(M.UNKNOWN_LOBBY_ACTION, action=repr(op))
         except (StaleVersion, SeatConflict, WrongStatus):
             raise UserError(STALE) from None
     await refresh_lobby(interaction, rec)
@@ -412,36 +451,30 @@ async def check_limits(interaction: discord.Interaction, *, hosting: bool) -> No
     if hosting:
         hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
         if hosted >= limits.max_lobbies_per_member:
-            raise UserError(
-                f"You already host {hosted} open table{'s' if hosted != 1 else ''} in this server (the limit is "
-                f"{limits.max_lobbies_per_member}): start or cancel one first (`/game mine` lists them)."
-            )
+            limit = limits.max_lobbies_per_member
+            raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_HOSTED, hosted, limit=limit))
     playing = await store.count_active_games_of(interaction.guild_id, interaction.user.id)
     if playing >= limits.max_games_per_member:
-        raise UserError(
-            f"You already sit at {playing} games in this server (the limit is {limits.max_games_per_member}): "
-            "finish one first (`/game mine` lists them)."
-        )
+        limit = limits.max_games_per_member
+        raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_PLAYING, playing, limit=limit))
 
 
 def check_can_start(rec: GameRecord) -> None:
     """Refuse, saying why, a table that cannot start as it is."""
     if not any(not s.is_computer for s in rec.seats):
-        raise UserError("A table needs at least one person: join it, or cancel it.")
+        raise UserError(M.NEEDS_A_PERSON)
     players = tuple(s.player_id for s in rec.seats)
     teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
     try:
         GameConfig(rec.kind, players, frozenset(rec.config.get("variants", ())), teams)
     except ValueError as error:
-        raise UserError(f"This table cannot start yet: {error}") from None
+        raise UserError(M.CANNOT_START, reason=str(error)) from None
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
-    def __init__(self, gid: int) -> None:
+    def __init__(self, gid: int, *, label: str = "Rematch") -> None:
         super().__init__(
-            discord.ui.Button(
-                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"kd:rematch:{gid}"
-            )
+            discord.ui.Button(label=label, emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"kd:rematch:{gid}")
         )
         self.gid = gid
 
@@ -456,20 +489,18 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
             old = await service.get(self.gid)
             me = str(interaction.user.id)
             if old.seat_of(me) is None:
-                raise UserError(
-                    "Only the players of that game can ask for a rematch: start a new one with `/game new`."
-                )
+                raise UserError(M.REMATCH_ONLY_PLAYERS)
             current = await service.store.get_active_game(old.channel_id)
             if current is not None:
                 if current.config.get("rematch_of") != old.id or current.status != GameStatus.LOBBY:
-                    raise UserError("This channel has another game now: the rematch button no longer works.")
+                    raise UserError(M.REMATCH_OTHER_GAME)
                 if current.seat_of(me) is not None:
-                    raise UserError("You already have a seat at the rematch.")
+                    raise UserError(M.REMATCH_SEATED)
                 await lobby_action(interaction, current.id, "join", deferred=True)
                 return
             newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
             if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
-                raise UserError("This rematch button was already used: start a new game with `/game new`.")
+                raise UserError(M.REMATCH_USED)
             await check_limits(interaction, hosting=True)
             options = {
                 "seats": len(old.seats),
@@ -477,6 +508,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 "teams": old.config.get("teams") is not None,
                 "rematch_of": old.id,
             }
+            if old.config.get("language"):
+                options["language"] = old.config["language"]
             # The person who asked, and the computer players; the others take their seat by clicking too.
             seats = [
                 Seat(s.player_id, s.display_name, s.user_id, s.colour, s.cpu_level)
@@ -490,7 +523,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 seats=seats,
                 reminder_hours=old.reminder_hours,
                 deadline_hours=old.deadline_hours,
-                note=f"🔁 Rematch of game #{old.id}! Its players take their seat with **Rematch** or **Join**.",
+                note=translate(game_language(old), M.REMATCH_OPEN, game_id=old.id),
             )
 
         await guarded(interaction, work())
@@ -526,10 +559,12 @@ class LobbyCog(commands.Cog):
         computer_level="How strong those computer players are",
         reminder_hours="Remind the player to act after this many hours",
         deadline_hours="After this many hours a computer plays for an absent player",
+        language="The table's language (default: the server's)",
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()],
         computer_level=[app_commands.Choice(name=level, value=level) for level in LEVELS],
+        language=language_choices(),
     )
     async def new(
         self,
@@ -546,18 +581,19 @@ class LobbyCog(commands.Cog):
         computer_level: app_commands.Choice[str] | None = None,
         reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
         deadline_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work():
             kind = game.value
             low, high = PLAYER_RANGE[kind]
             size = players if players is not None else (2 if mighty_duel else 3 if three_player_four_dominoes else high)
             if not low <= size <= high:  # discord.py does not re-check declared ranges
-                raise UserError(f"{GAME_NAMES[kind]} takes {low}-{high} players, not {size}.")
+                raise UserError(M.PLAYER_RANGE, game=GAME_NAMES[kind], low=low, high=high, size=size)
             if computers < 0 or computers >= size:
-                raise UserError(f"Leave at least one seat for a person: at most {size - 1} computer players.")
+                raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
             for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
                 if hours is not None and not 0.5 <= hours <= 720:
-                    raise UserError(f"{label} must be between 0.5 and 720 hours.")
+                    raise UserError(M.HOURS_RANGE, option=label)
             variants = [
                 name
                 for name, on in (
@@ -575,18 +611,27 @@ class LobbyCog(commands.Cog):
             try:
                 GameConfig(kind, placeholder, frozenset(variants), team_pairs)
             except ValueError as error:
-                raise UserError(f"That table is not possible: {error}") from None
+                raise UserError(M.TABLE_IMPOSSIBLE, reason=str(error)) from None
             await check_limits(interaction, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
+            # The table's language: the option, else the default an admin set, else the server's language, else English.
+            server_default = None
+            if interaction.guild_id is not None:
+                server_default = (await service_of(interaction).store.get_guild_settings(interaction.guild_id)).language
+            # (An admin's explicit default comes before the server's locale, which Discord reports as en-US for
+            # every server that is not a Community server.)
+            table_lang = first_supported(
+                language.value if language else None, server_default, getattr(interaction, "guild_locale", None)
+            )
             name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
             level = computer_level.value if computer_level else "medium"
             for n in range(1, computers + 1):
-                seats.append(Seat.computer(n, level, f"Bot {n} ({level})", hex_colour(n)))
+                seats.append(Seat.computer(n, level, bot_name(n, level, table_lang), hex_colour(n)))
             await open_lobby(
                 interaction,
                 kind=kind,
-                options={"seats": size, "variants": variants, "teams": teams},
+                options={"seats": size, "variants": variants, "teams": teams, "language": table_lang},
                 seats=seats,
                 reminder_hours=reminder_hours,
                 deadline_hours=deadline_hours,

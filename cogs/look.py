@@ -14,10 +14,12 @@ from db.models import GameRecord
 from db.ratings import FinishedGame as RatedGame
 from db.ratings import SeatOutcome, compute_ratings, player_key
 from engine import Game, action_from_dict
+from i18n import messages as M
+from i18n import translate, translate_plural
 from render import clean_name, render_kingdom, render_remaining, render_table
 from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
-from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, points_words, safe
+from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, lang_of, points_words, safe
 from .service import describe, names_and_colours
 from .views import guarded, service_of
 
@@ -56,18 +58,21 @@ async def send_look(
     """Answer a look privately (the interaction is already deferred)."""
     game = rec.game
     if game is None:
-        raise UserError("The game has not started yet: nothing to look at but the lobby.")
+        raise UserError(M.NOT_STARTED_LOOK)
     names, colours = names_and_colours(rec)
     service = service_of(interaction)
+    lang = lang_of(interaction)  # a look is private: the viewer's language
     if what == "table":
         d = game.decision()
-        png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         alt = describe(table_alt_text, game, names)
         if png is None:
             await interaction.followup.send(clip(f"The table could not be drawn just now. {alt}", 2000), ephemeral=True)
             return
         await interaction.followup.send(
-            "The table now.", file=discord.File(io.BytesIO(png), "table.png", description=alt or None), ephemeral=True
+            translate(lang, M.TABLE_NOW),
+            file=discord.File(io.BytesIO(png), "table.png", description=alt or None),
+            ephemeral=True,
         )
         return
     if what in ("replay", "chart"):
@@ -84,10 +89,8 @@ async def send_look(
             index = game.kingdom_of(who)
         except KeyError:
             if player is not None:
-                raise UserError("That person is not playing in this game.") from None
-            raise UserError(
-                "You are not playing in this game: look at a player's kingdom with `/look kingdom player:@name`."
-            ) from None
+                raise UserError(M.NOT_A_PLAYER) from None
+            raise UserError(M.NOT_PLAYING_LOOK) from None
         k = game.kingdoms[index]
         owners = " & ".join(safe(names.get(p, p)) for p in k.players)
         head = f"**{owners}**'s kingdom ({points_words(game.scores()[index].total)})"
@@ -103,35 +106,35 @@ async def send_look(
         )
         return
     if what == "scores":
-        title = "**Final scores**" if game.is_over else "**Scores so far**"
-        await interaction.followup.send(clip(title + "\n" + breakdown_text(game, rec.seats), 2000), ephemeral=True)
+        title = translate(lang, M.FINAL_SCORES_TITLE if game.is_over else M.SCORES_SO_FAR_TITLE)
+        text = title + "\n" + breakdown_text(game, rec.seats, lang)
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
         return
     if what == "remaining":
         png = await service.picture(rec.id, render_remaining, game)
         unseen = len(game.unseen_dominoes())
         total = unseen + len(game.revealed)
-        word = "domino" if unseen == 1 else "dominoes"
-        text = f"{unseen} of {total} {word} not seen yet" + (" (the game is over)." if game.is_over else ".")
+        text = translate_plural(lang, *(M.UNSEEN_OF_OVER if game.is_over else M.UNSEEN_OF), unseen, total=total)
         files = [discord.File(io.BytesIO(png), "remaining.png", description=text)] if png else []
         await interaction.followup.send(text, files=files, ephemeral=True)
         return
     if what == "history":
         actions = await service.store.get_actions(rec.id, include_undone=False)
-        lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats)
-        text = "\n".join(lines[-30:]) or "No move yet."
-        await interaction.followup.send(clip("**Last moves**\n" + text, 2000), ephemeral=True)
+        lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats, lang)
+        text = "\n".join(lines[-30:]) or translate(lang, M.NO_MOVE_YET)
+        await interaction.followup.send(clip(translate(lang, M.LAST_MOVES) + "\n" + text, 2000), ephemeral=True)
         return
-    raise UserError(f"Unknown view {what!r}.")
+    raise UserError(M.UNKNOWN_VIEW, view=repr(what))
 
 
-def history_lines(game: Game, actions: list[dict], seats) -> list[str]:
+def history_lines(game: Game, actions: list[dict], seats, lang: str = "en") -> list[str]:
     """The game told move by move, in the table's words: the game is replayed from its seed and its log."""
     replay = Game.new(game.config, game.seed)
     lines = []
     for n, data in enumerate(actions, 1):
         action = action_from_dict(data)
         events = replay.apply(action)
-        said = [line for e in events if (line := event_words(e, replay, seats)) is not None]
+        said = [line for e in events if (line := event_words(e, replay, seats, lang)) is not None]
         if said:
             lines.append(f"{n}. " + " ".join(said))
     return lines

@@ -9,8 +9,10 @@ from discord.ext import commands
 
 from engine import BribeDragon, Build, Claim, Place, Skip, Tax, building, cell_name, parse_cell
 from engine.kingdom import parse_direction
+from i18n import messages as M
+from i18n import translate
 
-from .common import UserError, clip, count, domino_words, quote_typed
+from .common import UserError, clip, count, domino_words, lang_of, quote_typed
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
@@ -87,8 +89,9 @@ class PlayCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             rec = await service_of(interaction).active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             if rec.seat_of(str(interaction.user.id)) is None:
-                raise UserError("You are not playing in this game: you can watch with `/look table`.")
-            await show_panel(interaction, await build_panel(rec, str(interaction.user.id)), edit=False)
+                raise UserError(M.NOT_PLAYING)
+            panel = await build_panel(rec, str(interaction.user.id), lang=lang_of(interaction))
+            await show_panel(interaction, panel, edit=False)
 
         await guarded(interaction, work())
 
@@ -228,8 +231,9 @@ class PlayCog(commands.Cog):
             rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             await service.undo(rec.id, interaction.user.id)
             rec = await service.get(rec.id)
-            panel = await build_panel(rec, str(interaction.user.id))
-            panel.content = f"↩️ Taken back.\n{panel.content}"
+            lang = lang_of(interaction)
+            panel = await build_panel(rec, str(interaction.user.id), lang=lang)
+            panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{panel.content}"
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())

@@ -40,13 +40,15 @@ from engine import (
 )
 from engine.ai import make_agent
 from engine.ai.pool import PoolBusy
+from engine.config import VARIANTS
+from i18n import TERMS, first_supported, term, translate, translate_plural
+from i18n import messages as M
 from render import clean_name, render_score_sheet, render_table, safe_render
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
 from render.replay import render_replay
 
 from .common import (
-    GAME_NAMES,
     UserError,
     breakdown_text,
     clip,
@@ -54,6 +56,7 @@ from .common import (
     domino_words,
     economy_line,
     event_lines,
+    game_name,
     kingdom_name,
     mention,
     pings,
@@ -62,6 +65,7 @@ from .common import (
     seat_name,
     strip_controls,
     their_turn,
+    tiebreak_words,
 )
 
 log = logging.getLogger(__name__)
@@ -71,12 +75,12 @@ class NoGameHere(UserError):
     """There is no game in this channel (the cogs then list the person's games elsewhere in the server)."""
 
 
-NO_GAME = "There is no game in this channel: start one with `/game new`."
+NO_GAME = M.NO_GAME_HERE
 UNREADABLE = (
     "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
     "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
 )
-STALE = "The table changed since this was shown: look at the latest table and try again."
+STALE = M.STALE
 DEADLINE_LEVEL = "medium"
 TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
 TIMER_LEASE_SECONDS = 300.0
@@ -92,6 +96,12 @@ STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def game_language(rec: GameRecord) -> str:
+    """The language of a game's public messages and pictures: chosen at `/game new` (kept in the lobby options
+    and, once started, beside the engine's config), else English."""
+    return first_supported((rec.config or {}).get("language"))
 
 
 def turn_key(game: Game) -> int:
@@ -219,7 +229,7 @@ class GameService:
         if rec is None:
             raise NoGameHere(NO_GAME)
         if playing and rec.status != GameStatus.PLAYING:
-            raise UserError("The game in this channel has not started yet: the host starts it from the lobby.")
+            raise UserError(M.NOT_STARTED_YET)
         return rec
 
     async def latest(self, channel_id: int) -> GameRecord:
@@ -251,17 +261,17 @@ class GameService:
         async with self.lock(rec.channel_id):
             rec = await self.get(game_id)
             if rec.status != GameStatus.PLAYING or rec.game is None:
-                raise UserError("This game is not being played any more." if rec.status != "lobby" else STALE)
+                raise UserError(M.NOT_PLAYED_ANY_MORE if rec.status != "lobby" else STALE)
             if expected_version is not None and rec.version != expected_version:
                 raise UserError(STALE)
             game = rec.game
             player = str(user_id)
             if rec.seat_of(player) is None:
-                raise UserError("You are not playing in this game: you can watch with `/look table`.")
+                raise UserError(M.NOT_PLAYING)
             d = game.decision()
             assert d is not None
             if d.player != player:
-                raise UserError(their_turn(game, d, rec.seats))
+                raise UserError(lambda lang, g=game, d=d, seats=rec.seats: their_turn(g, d, seats, lang))
             steps = self._steps(game, player, action) if through_optional else [action]
             return await self._apply_and_continue(rec, game, steps, player, user_id)
 
@@ -359,7 +369,9 @@ class GameService:
                 new = game.apply(action, by=player)
             except IllegalAction as error:
                 if not events:
-                    raise UserError(refusal_words(error, game, rec.seats, player)) from None
+                    raise UserError(
+                        lambda lang, e=error, g=game, seats=rec.seats: refusal_words(e, g, seats, player, lang)
+                    ) from None
                 outcome.warning = refusal_words(error, game, rec.seats, player)
                 break
             rec = await self._save(rec, game, action, player, user_id, new)
@@ -384,7 +396,8 @@ class GameService:
             events = game.apply(claims[0], by=d.player)
             rec = await self._save(rec, game, claims[0], d.player, None, events)
             rw = game.config.game == "royal-wedding"
-            said = f"Your king took domino {domino_words(claims[0].domino, with_box=rw)}, the last free one."
+            lang = game_language(rec)
+            said = translate(lang, M.FORCED_CLAIM, domino=domino_words(claims[0].domino, with_box=rw, lang=lang))
             outcome.automatic.append((d.player, said))
         return rec
 
@@ -565,11 +578,14 @@ class GameService:
         try:
             config = GameConfig(rec.kind, players, frozenset(options.get("variants", ())), teams)
         except ValueError as error:
-            raise UserError(f"This table cannot start yet: {error}") from None
+            raise UserError(M.CANNOT_START, reason=str(error)) from None
         game = Game.new(config, rec.seed)
         try:
+            saved = config.to_dict()
+            if options.get("language"):  # the game's language stays beside the engine's config
+                saved["language"] = options["language"]
             await self.store.start_game(
-                rec.id, rec.version, config=config.to_dict(), state=game.to_dict(), timer=self._timer(rec, game)
+                rec.id, rec.version, config=saved, state=game.to_dict(), timer=self._timer(rec, game)
             )
         except StaleVersion:
             raise UserError(STALE) from None
@@ -577,40 +593,73 @@ class GameService:
         outcome = MoveOutcome(rec, rec.game)  # type: ignore[arg-type]
         rec = await self._forced_claims(rec, outcome.game, outcome)
         outcome.record = rec
-        size = game.setup.kingdom_size
-        note = (
-            f"The game begins: {config.describe()}. Each kingdom must fit in {size}×{size} squares, its castle "
-            "included."
-        )
-        await self._after_move(outcome, mover=None, note=note)
+        limit = translate(game_language(rec), M.KINGDOM_LIMIT, size=game.setup.kingdom_size)
+        await self._after_move(outcome, mover=None, note=f"{self.setup_words(rec, config)} {limit}")
         return outcome
 
     # -- the table in the channel --------------------------------------------------------------------------------
-    def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
-        lines = []
-        title = GAME_NAMES[game.config.game]
-        if game.is_over:
-            lines.append(f"**{title}** — final table")
-        elif game.round == 0:
-            lines.append(f"**{title}** — choosing the first line")
+    def setup_words(self, rec: GameRecord, config: GameConfig) -> str:
+        """`The game begins: Queendomino, 4 players (dynasty).` in the game's language."""
+        lang = game_language(rec)
+        title = game_name(config.game, lang)
+        if config.teams is not None:
+            setup = translate_plural(lang, *M.SETUP_TEAMS, len(config.teams), game=title, players=len(config.players))
         else:
-            deal = f"game {game.deal + 1}/3, " if "dynasty" in game.config.variants else ""
-            lines.append(f"**{title}** — {deal}round {game.round}/{game.setup.rounds}")
+            setup = translate_plural(lang, *M.SETUP, len(config.players), game=title)
+        if config.variants:
+            variants = ", ".join(
+                term(lang, v) if lang != "en" and v in TERMS else v for v in VARIANTS if v in config.variants
+            )
+            setup = translate(lang, M.SETUP_VARIANTS, setup=setup, variants=variants)
+        return translate(lang, M.GAME_BEGINS, setup=setup)
+
+    def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
+        lang = game_language(rec)
+        lines = []
+        title = game_name(game.config.game, lang)
+        if game.is_over:
+            lines.append(translate(lang, M.TABLE_FINAL, game=title))
+        elif game.round == 0:
+            lines.append(translate(lang, M.TABLE_FIRST_LINE, game=title))
+        elif "dynasty" in game.config.variants:
+            lines.append(
+                translate(
+                    lang,
+                    M.TABLE_DYNASTY_ROUND,
+                    game=title,
+                    deal=game.deal + 1,
+                    round=game.round,
+                    rounds=game.setup.rounds,
+                )
+            )
+        else:
+            lines.append(translate(lang, M.TABLE_ROUND, game=title, round=game.round, rounds=game.setup.rounds))
         if note:
             lines.append(note)
-        lines.extend(event_lines(events, rec.seats, game)[-12:])
+        lines.extend(event_lines(events, rec.seats, game, lang)[-12:])
         if game.is_over:
             result = game.result()
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
-            how = f" (tie-break: {result.tiebreak})" if result.tiebreak else ""
-            lines.append(f"🏆 **{names}** {'win' if len(result.winners) > 1 else 'wins'}{how}!")
-            lines.append(breakdown_text(game, rec.seats))
+            many = len(result.winners) > 1
+            if result.tiebreak:
+                line = M.WINNERS_TIEBREAK if many else M.WINNER_TIEBREAK
+                lines.append(translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang)))
+            else:
+                lines.append(translate(lang, M.WINNERS if many else M.WINNER, names=names))
+            lines.append(breakdown_text(game, rec.seats, lang))
         else:
             d = game.decision()
             assert d is not None
-            lines.append(f"➡️ {mention(rec.seats, d.player)}, it's your turn: {decision_words(game, d)}.")
-        lines.append(score_line(game, rec.seats))
-        economy = economy_line(game, rec.seats)
+            lines.append(
+                translate(
+                    lang,
+                    M.YOUR_TURN_TABLE,
+                    player=mention(rec.seats, d.player, lang),
+                    what=decision_words(game, d, lang),
+                )
+            )
+        lines.append(score_line(game, rec.seats, lang))
+        economy = economy_line(game, rec.seats, lang)
         if economy:
             lines.append(economy)
         text = "\n".join(lines)
@@ -625,16 +674,15 @@ class GameService:
         names, colours = names_and_colours(rec)
         d = game.decision()
         files = []
-        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None)
+        lang = game_language(rec)
+        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         if png is not None:
             alt = describe(table_alt_text, game, names)
             files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
         else:
-            note = (
-                note + "\n" if note else ""
-            ) + "⚠️ The picture of the table could not be drawn this time; the game goes on."
+            note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:
-            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours)
+            sheet = await self.picture(rec.id, render_score_sheet, game, names, colours, lang=lang)
             if sheet is not None:
                 alt = describe(sheet_alt_text, game, names)
                 files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
@@ -684,9 +732,9 @@ class GameService:
         assert d is not None
         link = self.table_link(rec)
         where = f"<#{rec.channel_id}>"
-        text = f"🎲 It's your turn in {GAME_NAMES[rec.kind]} ({where}): {decision_words(game, d)}." + (
-            f" The table: {link}" if link else ""
-        )
+        lang = game_language(rec)  # no interaction here: the table's language
+        values = {"game": game_name(rec.kind, lang), "where": where, "what": decision_words(game, d, lang)}
+        text = translate(lang, M.DM_TURN_LINK, link=link, **values) if link else translate(lang, M.DM_TURN, **values)
         try:
             data = await self.bot.http.start_private_message(user_id)
             await self.bot.get_partial_messageable(int(data["id"])).send(
@@ -699,8 +747,7 @@ class GameService:
             channel = self.bot.get_partial_messageable(rec.channel_id)
             try:
                 await channel.send(
-                    f"➡️ <@{user_id}>, it's your turn: {decision_words(game, d)}. (I could not send you a direct "
-                    "message, so I ping you here; `/settings notify` changes how you are told.)",
+                    translate(lang, M.DM_REFUSED, player=f"<@{user_id}>", what=values["what"]),
                     view=turn_view(rec, game),
                     allowed_mentions=pings(user_id),
                 )
@@ -863,7 +910,7 @@ class GameService:
                         log.info("Game %s: the player moved before their deadline was played", rec.id)
                         return
                 outcome = MoveOutcome(rec, game)
-                note = f"⏰ {name}'s time ran out: the computer played their turn."
+                note = translate(game_language(rec), M.TIME_RAN_OUT, name=name)
                 await self._after_move(outcome, mover=d.player, note=note)
                 if outcome.warning:
                     log.warning("Game %s: %s", rec.id, outcome.warning)
@@ -890,9 +937,16 @@ class GameService:
                 channel = self.bot.get_partial_messageable(rec.channel_id)
                 link = self.table_link(rec)
                 try:
+                    lang = game_language(rec)
+                    values = {
+                        "player": mention(rec.seats, d.player, lang),
+                        "game": game_name(rec.kind, lang),
+                        "what": decision_words(game, d, lang),
+                    }
                     await channel.send(
-                        f"⏳ {mention(rec.seats, d.player)}, reminder: it's your turn in {GAME_NAMES[rec.kind]}: "
-                        f"{decision_words(game, d)}." + (f" The table: {link}" if link else ""),
+                        translate(lang, M.REMINDER_LINK, link=link, **values)
+                        if link
+                        else translate(lang, M.REMINDER, **values),
                         view=turn_view(rec, game),
                         allowed_mentions=pings(seat.user_id),
                     )

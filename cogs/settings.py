@@ -11,8 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from db.models import GuildSettings, UserSettings
+from i18n import N_, translate
+from i18n.commands import LANGUAGE_NAMES, language_choices
 
-from .common import UserError, quote_typed
+from .common import UserError, lang_of, quote_typed
 from .views import guarded, service_of
 
 NOTIFY = {
@@ -20,6 +22,14 @@ NOTIFY = {
     "dm": "a direct message with the link and the button",
     "both": "both a mention and a direct message",
 }
+SERVER_LIMITS = N_(
+    "In this server, open tables one member may host at once: {lobbies}; games one member may sit at at once: "
+    "{games}; a table nobody starts closes after {hours} h."
+)
+SERVER_LANGUAGE = N_("New tables speak {language} unless /game new chooses another language.")
+SERVER_LANGUAGE_DEFAULT = N_(
+    "New tables speak the server's language (English when Discord gives none of ours) unless /game new chooses one."
+)
 TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
 
 
@@ -106,13 +116,16 @@ class SettingsCog(commands.Cog):
         lobbies_per_member="Open tables one member may host at once",
         games_per_member="Games one member may sit at at once (tables and games in play)",
         lobby_expiry_hours="A table nobody starts closes after this many hours",
+        language="The language of new tables, when /game new does not choose one",
     )
+    @app_commands.choices(language=language_choices())
     async def server(
         self,
         interaction: discord.Interaction,
         lobbies_per_member: app_commands.Range[int, 1, 50] | None = None,
         games_per_member: app_commands.Range[int, 1, 200] | None = None,
         lobby_expiry_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work():
             if interaction.guild_id is None:
@@ -124,6 +137,7 @@ class SettingsCog(commands.Cog):
                     ("max_lobbies_per_member", lobbies_per_member),
                     ("max_games_per_member", games_per_member),
                     ("lobby_expiry_hours", lobby_expiry_hours),
+                    ("language", language.value if language else None),
                 )
                 if v is not None
             }
@@ -137,12 +151,20 @@ class SettingsCog(commands.Cog):
                 raise UserError(str(error)) from None
             if changes:
                 await store.set_guild_settings(new)
-            await interaction.response.send_message(
-                f"In this server a member may host {new.max_lobbies_per_member} open table(s) and sit at "
-                f"{new.max_games_per_member} game(s) at once; a table nobody starts closes after "
-                f"{new.lobby_expiry_hours:g} hours.",
-                ephemeral=True,
+            lang = lang_of(interaction)
+            table_language = LANGUAGE_NAMES.get(new.language or "", "")
+            text = translate(
+                lang,
+                SERVER_LIMITS,
+                lobbies=new.max_lobbies_per_member,
+                games=new.max_games_per_member,
+                hours=f"{new.lobby_expiry_hours:g}",
             )
+            if table_language:
+                text += "\n" + translate(lang, SERVER_LANGUAGE, language=table_language)
+            else:
+                text += "\n" + translate(lang, SERVER_LANGUAGE_DEFAULT)
+            await interaction.response.send_message(text, ephemeral=True)
 
         await guarded(interaction, work())
 

@@ -12,27 +12,41 @@ from dataclasses import dataclass, field
 import discord
 
 from db.models import GameRecord, GameStatus
-from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, building, cell_name, domino, parse_action
+from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, cell_name, domino, parse_action
+from i18n import messages as M
+from i18n import translate, translate_plural
 from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax, safe_render
 from render.alt import kingdom_alt_text
 
 from .common import (
     UserError,
+    building_name,
     building_words,
     clip,
-    count,
     decision_words,
+    direction_word,
+    effect_words,
     game_domino_words,
+    lang_of,
     points_words,
     square_words,
     their_turn,
 )
-from .service import OPTIONAL_STEPS, STALE, GameService, NoGameHere, describe, names_and_colours, turn_key
+from .service import (
+    OPTIONAL_STEPS,
+    STALE,
+    GameService,
+    NoGameHere,
+    describe,
+    game_language,
+    names_and_colours,
+    turn_key,
+)
 
 log = logging.getLogger(__name__)
 
 ARROWS = {"up": "↑", "right": "→", "down": "↓", "left": "←"}
-SORRY = "Sorry, something went wrong on my side; it has been logged. Look at the latest table before trying again."
+SORRY = M.SORRY
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -56,7 +70,7 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     except NoGameHere as error:
         from .mine import elsewhere
 
-        text = str(error)
+        text = error.text(lang_of(interaction))
         try:
             text = (
                 await elsewhere(
@@ -70,15 +84,15 @@ async def guarded(interaction: discord.Interaction, work) -> None:
             await answer_error(interaction, text)
     except UserError as error:
         try:
-            await answer_error(interaction, str(error))
+            await answer_error(interaction, error.text(lang_of(interaction)))
         except discord.HTTPException:
             log.exception("Interaction %s: the refusal could not be sent", interaction.id)
             with contextlib.suppress(discord.HTTPException):
-                await answer_error(interaction, SORRY)
+                await answer_error(interaction, translate(lang_of(interaction), SORRY))
     except Exception:
         log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
-            await answer_error(interaction, SORRY)
+            await answer_error(interaction, translate(lang_of(interaction), SORRY))
 
 
 # -- the panel a player uses to take a turn -------------------------------------------------------------------
@@ -155,7 +169,7 @@ def _after_optional(game: Game, player: str) -> str:
     return "claim" if d is not None and d.player == player and d.kind == "claim" else "end"
 
 
-async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
+async def preview_panel(rec: GameRecord, player: str, action: Place, *, lang: str = "en") -> Panel:
     """The preview of one placement, with Confirm and Back."""
     game = rec.game
     assert game is not None
@@ -165,15 +179,23 @@ async def preview_panel(rec: GameRecord, player: str, action: Place) -> Panel:
     gain = placement_gain(game, d.kingdom, action)
     png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement))
     r, c = action.row, action.col
+    words = {
+        "domino": game_domino_words(game, d.domino, lang),
+        "cell": cell_name(r, c),
+        "direction": direction_word(action.direction, lang),
+    }
+    gain_words = points_words(gain, signed=True, lang=lang)
     return Panel(
-        alt=f"Preview of your kingdom with domino {game_domino_words(game, d.domino)} placed from {cell_name(r, c)}, "
-        f"second square {action.direction}: {points_words(gain, signed=True)}.",
-        content=f"Preview: domino {game_domino_words(game, d.domino)} with its first square on {cell_name(r, c)} and the second "
-        f"{action.direction}: **{points_words(gain, signed=True)}** now. Confirm?",
+        alt=translate(lang, M.PREVIEW_ALT, gain=gain_words, **words),
+        content=translate(lang, M.PREVIEW, gain=gain_words, **words),
         png=png,
         items=[
-            ActionButton(rec.id, rec.version, action, label="Confirm", style=discord.ButtonStyle.success),
-            CellBackButton(rec.id, rec.version, r, c) if _cells_count(game) > 1 else None,
+            ActionButton(
+                rec.id, rec.version, action, label=translate(lang, M.BUTTON_CONFIRM), style=discord.ButtonStyle.success
+            ),
+            CellBackButton(rec.id, rec.version, r, c, label=translate(lang, M.BUTTON_BACK))
+            if _cells_count(game) > 1
+            else None,
         ],
     )
 
@@ -182,65 +204,90 @@ def _cells_count(game: Game) -> int:
     return len({(a.row, a.col) for a in game.legal_actions() if isinstance(a, Place)})
 
 
-async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | None = None) -> Panel:
-    """The private panel for `player`'s current decision (or a refusal)."""
+async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | None = None, lang: str = "en") -> Panel:
+    """The private panel for `player`'s current decision (or a refusal), in `lang` (the clicker's language)."""
     game = rec.game
     if rec.status != GameStatus.PLAYING or game is None or game.is_over:
-        return Panel("This game is not being played any more.")
+        return Panel(translate(lang, M.NOT_PLAYED_ANY_MORE))
     d = game.decision()
     assert d is not None
     if d.player != player:
-        return Panel(their_turn(game, d, rec.seats))
+        return Panel(their_turn(game, d, rec.seats, lang))
     gid, ver = rec.id, rec.version
     kings = [i for i, k in enumerate(game.kings) if k.player == player]
-    which = f" (king {kings.index(d.king) + 1} of {len(kings)})" if len(kings) > 1 else ""
-    head = f"**Your turn**{which} — {decision_words(game, d)}."
+    what = decision_words(game, d, lang)
+    if len(kings) > 1:
+        head = translate(lang, M.YOUR_TURN_HEAD_KING, king=kings.index(d.king) + 1, kings=len(kings), what=what)
+    else:
+        head = translate(lang, M.YOUR_TURN_HEAD, what=what)
     if d.kind in ("first_claim", "claim"):
         items = [
-            ActionButton(gid, ver, a, label=game_domino_words(game, a.domino), style=discord.ButtonStyle.primary)
+            ActionButton(gid, ver, a, label=game_domino_words(game, a.domino, lang), style=discord.ButtonStyle.primary)
             for a in game.legal_actions()
             if isinstance(a, Claim)
         ]
-        line = "first line" if d.kind == "first_claim" else "next line"
+        first = d.kind == "first_claim"
         png = await panel_png(rec, render_offer, game, player)
-        free = ", ".join(game_domino_words(game, a.domino) for a in game.legal_actions() if isinstance(a, Claim))
+        free = ", ".join(game_domino_words(game, a.domino, lang) for a in game.legal_actions() if isinstance(a, Claim))
+        pick = translate(lang, M.PICK_FIRST_LINE if first else M.PICK_NEXT_LINE)
         return Panel(
-            f"{head}\nPick a free domino of the {line} (number and squares shown).",
+            f"{head}\n{pick}",
             png,
             "offer.png",
             items=items,
-            alt=f"The free dominoes of the {line}: {free}.",
+            alt=translate(lang, M.FREE_FIRST_LINE_ALT if first else M.FREE_NEXT_LINE_ALT, free=free),
         )
     if d.kind == "place":
         placements = [a for a in game.legal_actions() if isinstance(a, Place)]
         dom = domino(d.domino)  # type: ignore[arg-type]
         if len(placements) == 1:
-            panel = await preview_panel(rec, player, placements[0])
-            panel.content = f"{head}\nOnly one placement is possible.\n{panel.content}"
+            panel = await preview_panel(rec, player, placements[0], lang=lang)
+            panel.content = f"{head}\n{translate(lang, M.ONLY_ONE_PLACEMENT)}\n{panel.content}"
             return panel
         if cell is not None:
             choices = [a for a in placements if (a.row, a.col) == cell]
             if not choices:
-                return Panel(f"{head}\n{cell_name(*cell)} has no legal placement: pick another cell.")
+                return Panel(f"{head}\n{translate(lang, M.NO_PLACEMENT_FROM, cell=cell_name(*cell))}")
             if len(choices) == 1:
-                panel = await preview_panel(rec, player, choices[0])
-                panel.content = f"{head}\nFrom {cell_name(*cell)} the second square can only go {choices[0].direction}.\n{panel.content}"
+                panel = await preview_panel(rec, player, choices[0], lang=lang)
+                only = translate(
+                    lang, M.ONLY_DIRECTION, cell=cell_name(*cell), direction=direction_word(choices[0].direction, lang)
+                )
+                panel.content = f"{head}\n{only}\n{panel.content}"
                 return panel
             items = []
             for a in choices:
                 gain = placement_gain(game, d.kingdom, a)
-                label = f"{ARROWS[a.direction]} {a.direction} ({points_words(gain, signed=True)})"
+                label = translate(
+                    lang,
+                    M.DIRECTION_LABEL,
+                    arrow=ARROWS[a.direction],
+                    direction=direction_word(a.direction, lang),
+                    gain=points_words(gain, signed=True, lang=lang),
+                )
                 items.append(DirectionButton(gid, ver, a, label=label))
-            items.append(OpenPanelButton(gid, ver, label="Back"))
+            items.append(OpenPanelButton(gid, ver, label=translate(lang, M.BUTTON_BACK)))
             png = await panel_png(rec, render_placement, game, player, d.domino, cell)
+            which_way = translate(
+                lang,
+                M.WHICH_WAY,
+                square=square_words(dom.squares[0], lang),
+                cell=cell_name(*cell),
+                second=square_words(dom.squares[1], lang),
+            )
+            directions = ", ".join(direction_word(a.direction, lang) for a in choices)
             return Panel(
-                f"{head}\nFirst square ({square_words(dom.squares[0])}) on **{cell_name(*cell)}**: which way does "
-                f"the second square ({square_words(dom.squares[1])}) go?",
+                f"{head}\n{which_way}",
                 png,
                 "placement.png",
                 items=items,
-                alt=f"Your kingdom with domino {game_domino_words(game, d.domino)} on {cell_name(*cell)}; "
-                + ", ".join(f"second square {a.direction}" for a in choices),
+                alt=translate(
+                    lang,
+                    M.PLACEMENT_ALT,
+                    domino=game_domino_words(game, d.domino, lang),
+                    cell=cell_name(*cell),
+                    directions=directions,
+                ),
             )
         cells = sorted({(a.row, a.col) for a in placements})
         items = []
@@ -248,57 +295,67 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             chunk = cells[i : i + 25]
             options = []
             for r, c in chunk:
-                dirs = [a.direction for a in placements if (a.row, a.col) == (r, c)]
+                dirs = ", ".join(direction_word(a.direction, lang) for a in placements if (a.row, a.col) == (r, c))
                 options.append(
-                    discord.SelectOption(label=cell_name(r, c), value=f"{r},{c}", description="then " + ", ".join(dirs))
+                    discord.SelectOption(
+                        label=cell_name(r, c),
+                        value=f"{r},{c}",
+                        description=translate(lang, M.THEN_DIRECTIONS, directions=dirs)[:100],
+                    )
                 )
-            placeholder = f"Cell for the {square_words(dom.squares[0])} square ({cell_name(*chunk[0])} to {cell_name(*chunk[-1])})"
+            placeholder = translate(
+                lang,
+                M.CELL_PLACEHOLDER,
+                square=square_words(dom.squares[0], lang),
+                first=cell_name(*chunk[0]),
+                last=cell_name(*chunk[-1]),
+            )
             items.append(CellSelect(gid, ver, i // 25, options=options, placeholder=placeholder[:150]))
             if len(items) == 4:
                 break
         png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
+        legal = translate(lang, M.LEGAL_CELLS_ALT, cells=", ".join(cell_name(*c) for c in cells))
         return Panel(
-            alt=kingdom_alt(rec, game, d.kingdom) + " Legal cells: " + ", ".join(cell_name(*c) for c in cells),
-            content=f"{head}\nPick the cell of the first square ({square_words(dom.squares[0])}); the marked cells are legal. "
-            f"Then you choose the direction and see a preview.",
+            alt=kingdom_alt(rec, game, d.kingdom) + " " + legal,
+            content=f"{head}\n{translate(lang, M.PICK_CELL, square=square_words(dom.squares[0], lang))}",
             png=png,
             items=items,
         )
-    panel = optional_panel(rec, game, player, head)
+    panel = optional_panel(rec, game, player, head, lang=lang)
     if d.kind == "tax":
         panel.png, panel.filename = await panel_png(rec, render_tax, game, player), "tax.png"
-        panel.alt = "The domino just placed and the coins each knight would collect: " + ", ".join(
-            item.item.label for item in panel.items if isinstance(item, ThroughButton) and "Knight" in item.item.label
+        choices = ", ".join(
+            item.item.label for item in panel.items if isinstance(item, ThroughButton) and isinstance(item.action, Tax)
         )
+        panel.alt = translate(lang, M.TAX_ALT, choices=choices)
     elif d.kind == "dragon" or any(isinstance(i, DragonSelect) for i in panel.items):
         panel.png, panel.filename = await panel_png(rec, render_dragon, game, player), "dragon.png"
-        panel.alt = "The builders' board: what each building costs and what burning it takes from whom."
+        panel.alt = translate(lang, M.DRAGON_ALT)
     else:
         panel.png = await kingdom_png(rec, game, d.kingdom)
         panel.alt = kingdom_alt(rec, game, d.kingdom)
     return panel
 
 
-def optional_panel(rec: GameRecord, game: Game, player: str, head: str) -> Panel:
+def optional_panel(rec: GameRecord, game: Game, player: str, head: str, *, lang: str = "en") -> Panel:
     """Tax, build and dragon on one panel, in rule order, each skippable, with one button to be done with them."""
     d = game.decision()
     assert d is not None
     gid, ver = rec.id, rec.version
     k = game.kingdoms[d.kingdom]
-    lines = [f"**Your turn** — optional steps, in rule order. You have {count(k.coins, 'coin')}."]
+    lines = [translate_plural(lang, *M.OPTIONAL_HEAD, k.coins)]
     items: list[discord.ui.Item | None] = []
     if d.kind == "tax":
         buttons = []
         for a in game.legal_actions():
             if isinstance(a, Tax):
                 coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
-                where = "both squares" if len(a.cells) == 2 else cell_name(*a.cells[0])
-                label = f"Knight{'s' if len(a.cells) == 2 else ''} on {where}: +{count(coins, 'coin')}"
+                if len(a.cells) == 2:
+                    label = translate_plural(lang, *M.KNIGHTS_ON_BOTH, coins)
+                else:
+                    label = translate_plural(lang, *M.KNIGHT_ON_CELL, coins, cell=cell_name(*a.cells[0]))
                 buttons.append(ThroughButton(gid, ver, a, label=label, style=discord.ButtonStyle.primary))
-        lines.append(
-            f"1. **Tax**: send knights onto the domino you just placed ({count(k.knights_reserve, 'knight')} in "
-            "reserve); each collects one coin per square of its territory, plus building bonuses."
-        )
+        lines.append(translate_plural(lang, *M.TAX_STEP, k.knights_reserve))
         items.extend(buttons[:5])
     build_game = _trial_at(game, player, "build")
     if build_game is not None:
@@ -306,56 +363,66 @@ def optional_panel(rec: GameRecord, game: Game, player: str, head: str) -> Panel
         if slots:
             options = [
                 discord.SelectOption(
-                    label=f"{building(build_game.board[s]).name} — {count(build_game.cost_of(s, d.kingdom), 'coin')}"[
-                        :100
-                    ],  # type: ignore[arg-type]
+                    label=translate_plural(
+                        lang,
+                        *M.BUILD_OPTION,
+                        build_game.cost_of(s, d.kingdom),
+                        building=building_name(build_game.board[s], lang),  # type: ignore[arg-type]
+                    )[:100],
                     value=str(s),
-                    description=building(build_game.board[s]).effect_text()[:100],  # type: ignore[arg-type]
+                    description=effect_words(build_game.board[s], lang)[:100],  # type: ignore[arg-type]
                 )
                 for s in slots
             ]
-            items.append(BuildSelect(gid, ver, options=options, placeholder="Build: choose a building you can afford"))
-            lines.append("2. **Build**: buy a building of the builders' board and put it on a free town square.")
+            placeholder = translate(lang, M.BUILD_PLACEHOLDER)
+            items.append(BuildSelect(gid, ver, options=options, placeholder=placeholder))
+            lines.append(translate(lang, M.BUILD_STEP))
     dragon_game = _trial_at(game, player, "dragon")
     if dragon_game is not None:
         burns = [a for a in dragon_game.legal_actions() if isinstance(a, BribeDragon)]
         if burns:
             options = [
                 discord.SelectOption(
-                    label=f"Burn the {building(dragon_game.board[a.slot]).name}"[:100],  # type: ignore[arg-type]
+                    label=translate(
+                        lang,
+                        M.BURN_OPTION,
+                        building=building_name(dragon_game.board[a.slot], lang),  # type: ignore[arg-type]
+                    )[:100],
                     value=str(a.slot),
-                    description=f"slot {a.slot + 1} of the builders' board"[:100],
+                    description=translate(lang, M.BURN_SLOT, slot=a.slot + 1)[:100],
                 )
                 for a in burns
             ]
-            items.append(DragonSelect(gid, ver, options=options, placeholder="Dragon: 1 coin, burn a building"))
-            lines.append("3. **Dragon**: for 1 coin it burns a building of the builders' board (once a round).")
-    then = "choose my next domino" if _after_optional(game, player) == "claim" else "end my turn"
-    items.append(ThroughButton(gid, ver, Skip(), label=f"Done, {then}", style=discord.ButtonStyle.success))
+            placeholder = translate(lang, M.DRAGON_PLACEHOLDER)
+            items.append(DragonSelect(gid, ver, options=options, placeholder=placeholder))
+            lines.append(translate(lang, M.DRAGON_STEP))
+    done = M.DONE_CLAIM if _after_optional(game, player) == "claim" else M.DONE_END
+    items.append(ThroughButton(gid, ver, Skip(), label=translate(lang, done), style=discord.ButtonStyle.success))
     return Panel("\n".join([head, *lines]), items=[i for i in items if i is not None])
 
 
-async def build_site_panel(rec: GameRecord, player: str, slot: int) -> Panel:
+async def build_site_panel(rec: GameRecord, player: str, slot: int, *, lang: str = "en") -> Panel:
     """After choosing a building: where to put it."""
     game = rec.game
     assert game is not None
     d = game.decision()
     trial = _trial_at(game, player, "build") if d is not None and d.player == player else None
     if trial is None:
-        return Panel(STALE)
+        return Panel(translate(lang, STALE))
     cells = sorted({(a.row, a.col) for a in trial.legal_actions() if isinstance(a, Build) and a.slot == slot})
     if not cells:
-        return Panel("You cannot build that one now: choose another building or skip.")
+        return Panel(translate(lang, M.CANNOT_BUILD_THAT))
     items: list[discord.ui.Item] = [
-        ThroughButton(rec.id, rec.version, Build(slot, r, c), label=f"Build on {cell_name(r, c)}")
+        ThroughButton(rec.id, rec.version, Build(slot, r, c), label=translate(lang, M.BUILD_ON, cell=cell_name(r, c)))
         for r, c in cells[:23]
     ]
-    items.append(OpenPanelButton(rec.id, rec.version, label="Back"))
+    items.append(OpenPanelButton(rec.id, rec.version, label=translate(lang, M.BUTTON_BACK)))
     png = await kingdom_png(rec, trial, d.kingdom, legal_spots=cells)  # type: ignore[union-attr]
-    name = building_words(trial.board[slot])  # type: ignore[arg-type]
+    name = building_words(trial.board[slot], lang)  # type: ignore[arg-type]
+    free = translate(lang, M.FREE_TOWN_ALT, cells=", ".join(cell_name(*c) for c in cells))
     return Panel(
-        alt=kingdom_alt(rec, trial, d.kingdom) + " Free town squares: " + ", ".join(cell_name(*c) for c in cells),  # type: ignore[union-attr]
-        content=f"Build the **{name}** for {count(trial.cost_of(slot, d.kingdom), 'coin')} on which town square?",  # type: ignore[union-attr]
+        alt=kingdom_alt(rec, trial, d.kingdom) + " " + free,  # type: ignore[union-attr]
+        content=translate_plural(lang, *M.BUILD_WHERE, trial.cost_of(slot, d.kingdom), building=name),  # type: ignore[union-attr]
         png=png,
         items=items,
     )
@@ -379,16 +446,17 @@ async def after_action(
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
     forced claim) and a warning (the move is saved but something after it failed) head the panel, privately."""
     rec = await service_of(interaction).get(gid)
+    lang = lang_of(interaction)
     game = rec.game
     d = game.decision() if game else None
     if d is not None and d.player == player and rec.status == GameStatus.PLAYING:
-        panel = await build_panel(rec, player)
+        panel = await build_panel(rec, player, lang=lang)
     elif warning:
         panel = Panel("")
     else:
-        panel = Panel("Done ✔ — the table is updated in the channel.")
+        panel = Panel(translate(lang, M.DONE))
     if rec.status == GameStatus.PLAYING and len(panel.items) < 24:
-        panel.items.append(UndoButton(gid))
+        panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
@@ -457,7 +525,7 @@ class DirectionButton(
         async def work():
             await interaction.response.defer()
             rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await preview_panel(rec, str(interaction.user.id), self.action)
+            panel = await preview_panel(rec, str(interaction.user.id), self.action, lang=lang_of(interaction))
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
@@ -487,7 +555,7 @@ class CellSelect(
             try:
                 r, c = (int(x) for x in str(values[0]).split(","))
             except (IndexError, ValueError):
-                raise UserError("Pick a cell from the list.") from None
+                raise UserError(M.PICK_CELL_LIST) from None
             await open_cell(interaction, self.gid, self.ver, (r, c))
 
         await guarded(interaction, work())
@@ -495,14 +563,15 @@ class CellSelect(
 
 async def open_cell(interaction: discord.Interaction, gid: int, ver: int, cell: tuple[int, int]) -> None:
     rec = await service_of(interaction).at_version(gid, ver)
-    await show_panel(interaction, await build_panel(rec, str(interaction.user.id), cell=cell), edit=True)
+    panel = await build_panel(rec, str(interaction.user.id), cell=cell, lang=lang_of(interaction))
+    await show_panel(interaction, panel, edit=True)
 
 
 class CellBackButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"kd:back:(?P<gid>\d+):(?P<ver>\d+):(?P<r>\d+):(?P<c>\d+)"
 ):
-    def __init__(self, gid: int, ver: int, r: int, c: int) -> None:
-        super().__init__(discord.ui.Button(label="Back", custom_id=f"kd:back:{gid}:{ver}:{r}:{c}"))
+    def __init__(self, gid: int, ver: int, r: int, c: int, *, label: str = "Back") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"kd:back:{gid}:{ver}:{r}:{c}"))
         self.gid, self.ver, self.cell = gid, ver, (r, c)
 
     @classmethod
@@ -537,9 +606,9 @@ class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
             if len(values) != 1 or not str(values[0]).isdigit():
-                raise UserError("Pick a building from the list.")
+                raise UserError(M.PICK_BUILDING_LIST)
             rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]))
+            panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]), lang=lang_of(interaction))
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
@@ -548,8 +617,8 @@ class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(?P<gid>\d+)"):
     """Takes back the person's last action, while nobody acted after it."""
 
-    def __init__(self, gid: int) -> None:
-        super().__init__(discord.ui.Button(label="Undo my last move", emoji="↩️", custom_id=f"kd:undo:{gid}"))
+    def __init__(self, gid: int, *, label: str = "Undo my last move") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="↩️", custom_id=f"kd:undo:{gid}"))
         self.gid = gid
 
     @classmethod
@@ -568,8 +637,9 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
 async def after_undo(interaction: discord.Interaction, gid: int) -> None:
     """After an undo: the panel of the decision the person is back at."""
     rec = await service_of(interaction).get(gid)
-    panel = await build_panel(rec, str(interaction.user.id))
-    panel.content = f"↩️ Taken back.\n{panel.content}"
+    lang = lang_of(interaction)
+    panel = await build_panel(rec, str(interaction.user.id), lang=lang)
+    panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{panel.content}"
     await show_panel(interaction, panel, edit=True)
 
 
@@ -591,7 +661,7 @@ class DragonSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if len(values) != 1 or not str(values[0]).isdigit():
-            await guarded(interaction, _refuse("Pick the building to burn from the list."))
+            await guarded(interaction, _refuse(M.PICK_BURN_LIST))
             return
         action = BribeDragon(int(values[0]))
         await guarded(interaction, do_action(interaction, self.gid, self.ver, action, through=True))
@@ -616,7 +686,8 @@ class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:p
         async def work():
             await interaction.response.defer()
             rec = await service_of(interaction).at_version(self.gid, self.ver)
-            await show_panel(interaction, await build_panel(rec, str(interaction.user.id)), edit=True)
+            panel = await build_panel(rec, str(interaction.user.id), lang=lang_of(interaction))
+            await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
 
@@ -624,10 +695,10 @@ class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:p
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(?P<gid>\d+):(?P<key>\d+)"):
     """On the table: opens the private turn panel of the player to act."""
 
-    def __init__(self, gid: int, key: int) -> None:
+    def __init__(self, gid: int, key: int, *, label: str = "Take my turn") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Take my turn", emoji="🎲", style=discord.ButtonStyle.success, custom_id=f"kd:turn:{gid}:{key}"
+                label=label, emoji="🎲", style=discord.ButtonStyle.success, custom_id=f"kd:turn:{gid}:{key}"
             )
         )
         self.gid, self.key = gid, key
@@ -642,27 +713,28 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
             rec = await service_of(interaction).get(self.gid)
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None:
-                raise UserError("This game is over: these buttons no longer do anything.")
+                raise UserError(M.GAME_OVER_BUTTONS)
             # A newer table exists: this one is stale. (If the bot stopped before posting the newer one, the
             # recorded table is still this message, and it keeps working.)
             if turn_key(game) != self.key and interaction.message and interaction.message.id != rec.table_message_id:
-                raise UserError("This table is out of date: use the buttons on the latest table in the channel.")
+                raise UserError(M.TABLE_OUT_OF_DATE)
             player = str(interaction.user.id)
             if rec.seat_of(player) is None:
-                raise UserError("You are not playing in this game: you can watch with `/look table`.")
-            await show_panel(interaction, await build_panel(rec, player), edit=False)
+                raise UserError(M.NOT_PLAYING)
+            await show_panel(interaction, await build_panel(rec, player, lang=lang_of(interaction)), edit=False)
 
         await guarded(interaction, work())
 
 
-LOOKS = {"kingdom": "My kingdom", "scores": "Scores", "remaining": "To come", "history": "History"}
+LOOKS = M.LOOKS
 
 
 class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(?P<gid>\d+):(?P<what>[a-z]+)"):
     """On the table: private looks at the game (works for anyone, at any time)."""
 
-    def __init__(self, gid: int, what: str) -> None:
-        super().__init__(discord.ui.Button(label=LOOKS.get(what, what), custom_id=f"kd:look:{gid}:{what}"))
+    def __init__(self, gid: int, what: str, *, lang: str = "en") -> None:
+        label = translate(lang, LOOKS[what]) if what in LOOKS else what
+        super().__init__(discord.ui.Button(label=label, custom_id=f"kd:look:{gid}:{what}"))
         self.gid, self.what = gid, what
 
     @classmethod
@@ -683,22 +755,23 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
 def turn_view(rec: GameRecord, game: Game) -> discord.ui.View:
     """Just the "Take my turn" button, for pings and reminders."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(rec.id, turn_key(game)))
+    view.add_item(TurnButton(rec.id, turn_key(game), label=translate(game_language(rec), M.BUTTON_TAKE_TURN)))
     return view
 
 
 def table_view(rec: GameRecord, game: Game) -> discord.ui.View:
+    lang = game_language(rec)
     view = discord.ui.View(timeout=None)
     if not game.is_over:
-        view.add_item(TurnButton(rec.id, turn_key(game)))
+        view.add_item(TurnButton(rec.id, turn_key(game), label=translate(lang, M.BUTTON_TAKE_TURN)))
     for what in LOOKS:
         if game.is_over and what == "remaining":
             continue
-        view.add_item(LookButton(rec.id, what))
+        view.add_item(LookButton(rec.id, what, lang=lang))
     if game.is_over:
         from .lobby import RematchButton
 
-        view.add_item(RematchButton(rec.id))
+        view.add_item(RematchButton(rec.id, label=translate(lang, M.BUTTON_REMATCH)))
     return view
 
 

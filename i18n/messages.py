@@ -112,6 +112,7 @@ CHANNEL_HAS_GAME = N_(
     "This channel already has a game (#{game_id}, {status}){link}. Finish or cancel it first, or start a thread "
     "for another game."
 )
+DISCORD_FAILED_LOBBY = N_("Discord did not take the table just now: try `/game new` again in a moment.")
 CANNOT_POST_TABLE = N_(
     "I could not post the table in this channel ({error}): check that I can view the channel, send messages and "
     "attach files."
@@ -243,6 +244,7 @@ FORCED_CLAIM = N_("Your king took domino {domino}, the last free one.")
 MOVE_SAVED_BUT = N_("Your move is saved, but: {reason} It will show with the next move.")
 COULD_NOT_UPDATE = N_("I could not update the table just now.")
 GAME_BEGINS = N_("The game begins: {setup}.")
+KINGDOM_LIMIT = N_("Each kingdom must fit in {size}×{size} squares, its castle included.")
 SETUP = NP_("{game}, {n} player", "{game}, {n} players")
 SETUP_TEAMS = NP_("{game}, {players} players in {n} team", "{game}, {players} players in {n} teams")
 SETUP_VARIANTS = N_("{setup} ({variants})")
@@ -263,6 +265,23 @@ CANNOT_POST_PERMISSIONS = N_(
 TIME_RAN_OUT = N_("⏰ {name}'s time ran out: the computer played their turn.")
 REMINDER = N_("⏳ {player}, reminder: it's your turn in {game}: {what}.")
 REMINDER_LINK = N_("⏳ {player}, reminder: it's your turn in {game}: {what}. The table: {link}")
+
+DM_TURN = N_("🎲 It's your turn in {game} ({where}): {what}.")
+DM_TURN_LINK = N_("🎲 It's your turn in {game} ({where}): {what}. The table: {link}")
+DM_REFUSED = N_(
+    "➡️ {player}, it's your turn: {what}. (I could not send you a direct message, so I ping you here; "
+    "`/settings notify` changes how you are told.)"
+)
+LIMIT_HOSTED = NP_(
+    "You already host {n} open table in this server (the limit is {limit}): start or cancel one first "
+    "(`/game mine` lists them).",
+    "You already host {n} open tables in this server (the limit is {limit}): start or cancel one first "
+    "(`/game mine` lists them).",
+)
+LIMIT_PLAYING = NP_(
+    "You already sit at {n} game in this server (the limit is {limit}): finish one first (`/game mine` lists them).",
+    "You already sit at {n} games in this server (the limit is {limit}): finish one first (`/game mine` lists them).",
+)
 
 # -- looking (cogs/look.py) --------------------------------------------------------------------------------------
 RULES_KINGDOMINO = N_(
@@ -415,6 +434,26 @@ PIC_BURNED = N_("burned")
 PIC_HOSTS_QUEEN = N_("hosts the queen")
 PIC_DELTA = NP_("{n} point", "{n} points")  # signed: "+3 points", "-1 point" (n with its sign)
 PIC_NO_POINTS_DELTA = N_("no points")
+PIC_PLACED = N_("placed")  # a domino of the current line already placed
+PIC_FREE = N_("free")  # a domino no king has chosen yet
+PIC_PTS = N_("pts")  # after a kingdom's score
+PIC_TO_PLAY = N_("TO PLAY")
+PIC_TEAMS = NP_("{n} team", "{n} teams")  # the score sheet's subtitle in a team game
+PIC_IN_DETAIL = N_(
+    "in detail:"
+)  # under "Game 2" on a Dynasty's score sheet  # the tag on the kingdom of the player to act
+
+# -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
+PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")
+FREE_FIRST_LINE_ALT = N_("The free dominoes of the first line: {free}.")
+FREE_NEXT_LINE_ALT = N_("The free dominoes of the next line: {free}.")
+PLACEMENT_ALT = N_("Your kingdom with domino {domino} on {cell}; the second square can go {directions}.")
+LEGAL_CELLS_ALT = N_("Legal cells: {cells}")
+FREE_TOWN_ALT = N_("Free town squares: {cells}")
+TAX_ALT = N_("The domino just placed and the coins each knight would collect: {choices}")
+DRAGON_ALT = N_("The builders' board: what each building costs and what burning it takes from whom.")
+BUTTON_UNDO = N_("Undo my last move")
+TAKEN_BACK = N_("Taken back.")
 
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
@@ -515,6 +554,7 @@ BUTTON_LABELS = [  # 80 characters
     BUTTON_CONFIRM,
     BUTTON_BACK,
     BUTTON_TAKE_TURN,
+    BUTTON_UNDO,
     DONE_CLAIM,
     DONE_END,
     BUILD_ON,

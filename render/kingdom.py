@@ -15,6 +15,7 @@ from engine.components import building
 from . import icons, tiles
 from .draw import Box, Draw, text, text_width
 from .palette import EMPTY_CELL, EMPTY_EDGE, LEGAL, MUTED, OUTLINE, PANEL_EDGE, PREVIEW, RGB, mix
+from .words import building_title
 
 
 @dataclass(frozen=True)
@@ -226,8 +227,9 @@ def draw_kingdom(
     large: bool = False,
     legal_spots: list[tuple[int, int]] | None = None,
     preview: tuple[str, Placement] | None = None,
+    lang: str = "en",
 ) -> None:
-    """Draw kingdom `index` of `game` into `im` at `layout`."""
+    """Draw kingdom `index` of `game` into `im` at `layout` (building names in `lang`)."""
     k: Kingdom = game.kingdoms[index]
     draw = Draw(im)
     s = layout.cell
@@ -268,7 +270,7 @@ def draw_kingdom(
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, x1, y1 = layout.cell_box(r, c)
         b = building(bid)
-        im.paste(building_tile(b.name, s, bool(towers or b.crowns)), (x0, y0))
+        im.paste(building_tile(building_title(lang, b.name, bid), s, bool(towers or b.crowns)), (x0, y0))
         small = max(8, round(s * 0.28))
         if towers:
             for i in range(min(towers, 2)):

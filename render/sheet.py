@@ -9,6 +9,8 @@ from PIL import Image
 
 from engine import Game
 from engine.components import TERRAINS, building
+from i18n import TERMS, term, translate
+from i18n import messages as M
 
 from . import icons, tiles
 from .draw import (
@@ -35,6 +37,7 @@ from .palette import (
     WINNER_ROW,
     mix,
 )
+from .words import EN, building_title, game_title, picture_lang, say, say_plural, variant_word
 
 PAD = 16
 LABEL_W = 170
@@ -58,35 +61,51 @@ class Column:
     width: int = COL_W
 
 
-def _columns(game: Game, tiebreak: str | None) -> list[Column]:
+def _columns(game: Game, tiebreak: str | None, lang: str = EN) -> list[Column]:
+    def head(key: str, english: str) -> str:
+        return say(lang, english, M.PIC_COLUMNS[key])
+
+    def terrain(t: str) -> str:
+        word = term(lang, t) if lang != EN and t in TERMS else TERRAIN_NAMES[t]
+        return word[:1].upper() + word[1:]
+
     qd = game.queendomino_rules
-    cols = [Column(t, TERRAIN_NAMES[t], ("tile", t)) for t in TERRAINS if qd or t != "town"]
+    cols = [Column(t, terrain(t), ("tile", t)) for t in TERRAINS if qd or t != "town"]
     if qd:
         cols += [
-            Column("queen", "Queen", ("icon", "queen")),
-            Column("buildings", "Buildings", ("icon", "building"), 88),
-            Column("coins", "Coins", ("icon", "coin")),
+            Column("queen", head("queen", "Queen"), ("icon", "queen")),
+            Column("buildings", head("buildings", "Buildings"), ("icon", "building"), 88),
+            Column("coins", head("coins", "Coins"), ("icon", "coin")),
         ]
     v = game.config.variants
     if "middle-kingdom" in v:
-        cols.append(Column("middle_kingdom", "Middle", ("icon", "castle")))
+        cols.append(Column("middle_kingdom", head("middle_kingdom", "Middle"), ("icon", "castle")))
     if "harmony" in v:
-        cols.append(Column("harmony", "Harmony", ("icon", "star")))
+        cols.append(Column("harmony", head("harmony", "Harmony"), ("icon", "star")))
     if tiebreak is not None:
-        cols.append(Column("largest", "Largest", None))
-        cols.append(Column("coins_left", "Coins left", None) if qd else Column("crowns", "Crowns", ("icon", "crown")))
+        cols.append(Column("largest", head("largest", "Largest"), None))
+        if qd:
+            cols.append(Column("coins_left", head("coins_left", "Coins left"), None))
+        else:
+            cols.append(Column("crowns", head("crowns", "Crowns"), ("icon", "crown")))
     if game.config.deals > 1:
-        cols += [Column(f"game{i}", f"Game {i + 1}", None) for i in range(game.config.deals)]
-    cols.append(Column("total", "Total", None, 100))
+        cols += [
+            Column(f"game{i}", say(lang, f"Game {i + 1}", M.PIC_GAME_N, number=i + 1), None)
+            for i in range(game.config.deals)
+        ]
+    cols.append(Column("total", head("total", "Total"), None, 100))
     return cols
 
 
-def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None) -> bytes:
+def render_score_sheet(
+    game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> bytes:
     """The score sheet as PNG bytes: final when the game is over, else the scores so far.
 
     One column per kingdom (player or team), best first, one row per part of the score (each terrain, the queen,
     buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
     decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
+    lang = picture_lang(lang)
     names = player_names(game, names)
     colours = player_colours(game, colours)
     breakdowns = game.scores()
@@ -95,7 +114,7 @@ def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Map
     order = list(result.order if result else game.ranking().order)
     winners = set(result.winner_kingdoms) if result else set()
     tiebreak = result.tiebreak if result else None
-    parts = _columns(game, tiebreak)
+    parts = _columns(game, tiebreak, lang)
     deals = game.config.deals
     match = game.match_totals() if deals > 1 else [b.total for b in breakdowns]
     if result is not None and deals > 1:
@@ -104,7 +123,14 @@ def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Map
     col_w = 150 if n <= 4 else 112
     width = PAD * 2 + LABEL_W + n * col_w
     details = [
-        (i, " · ".join(_unbroken(f"{building(bid).name} {pts}") for bid, pts in breakdowns[i].buildings)) for i in order
+        (
+            i,
+            " · ".join(
+                _unbroken(f"{building_title(lang, building(bid).name, bid)} {pts}")
+                for bid, pts in breakdowns[i].buildings
+            ),
+        )
+        for i in order
     ]
     details = [(i, d) for i, d in details if d]
     teams = any(len(game.kingdoms[i].players) > 1 for i in order)
@@ -117,18 +143,25 @@ def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Map
     draw.rectangle((0, 0, width, HEAD_H - 14), fill=PANEL)
     icons.paste(im, "crown", PAD, 18, 40)
     x = PAD + 52
-    text(draw, (x, 28), "Final scores" if over else "Scores so far", 28, bold=True, anchor="lm")
+    title = say(lang, "Final scores", M.PIC_FINAL_SCORES) if over else say(lang, "Scores so far", M.PIC_SCORES_SO_FAR)
+    text(draw, (x, 28), title, 28, bold=True, anchor="lm")
     cfg = game.config
-    sub = GAME_TITLES[cfg.game] + (f", {len(cfg.teams)} teams" if cfg.teams else f", {len(cfg.players)} players")
+    sub = game_title(lang, GAME_TITLES[cfg.game], cfg.game) + ", "
+    if cfg.teams:
+        sub += say_plural(lang, f"{len(cfg.teams)} teams", M.PIC_TEAMS, len(cfg.teams))
+    else:
+        sub += say_plural(lang, f"{len(cfg.players)} players", M.PIC_PLAYERS, len(cfg.players))
     if cfg.variants:
-        sub += " · " + ", ".join(v.replace("-", " ") for v in sorted(cfg.variants))
+        sub += " · " + ", ".join(variant_word(lang, v.replace("-", " "), v) for v in sorted(cfg.variants))
     if not over:
-        sub += f" · round {game.round}/{game.setup.rounds}"
+        english = f"round {game.round}/{game.setup.rounds}"
+        sub += " · " + say(lang, english, M.PIC_ROUND_OF, round=game.round, rounds=game.setup.rounds)
     text(draw, (x, 58), sub, 17, fill=MUTED, anchor="lm", max_width=width - x - PAD)
     if deals > 1:  # the parts are the current (or last) game's; the games' totals follow
         shown_deal = min(game.deal + 1, deals)
-        text(draw, (PAD + 4, HEAD_H + 92), f"Game {shown_deal}", 20, bold=True, fill=TEXT, anchor="lm")
-        text(draw, (PAD + 4, HEAD_H + 114), "in detail:", 17, fill=MUTED, anchor="lm")
+        game_n = say(lang, f"Game {shown_deal}", M.PIC_GAME_N, number=shown_deal)
+        text(draw, (PAD + 4, HEAD_H + 92), game_n, 20, bold=True, fill=TEXT, anchor="lm")
+        text(draw, (PAD + 4, HEAD_H + 114), say(lang, "in detail:", M.PIC_IN_DETAIL), 17, fill=MUTED, anchor="lm")
 
     # Column heads: rank (a crown for the winner), kings with seat badges, names.
     y = HEAD_H
@@ -206,7 +239,7 @@ def render_score_sheet(game: Game, names: Mapping[str, str] | None, colours: Map
             text(draw, (PAD + 4, y + 10), line, 16, fill=MUTED, anchor="lm")
             y += 24
     y += 10
-    for line, size, colour in _footer(game, names, breakdowns, match, result):
+    for line, size, colour in _footer(game, names, breakdowns, match, result, lang):
         for part_line in wrap(line, size, width - 2 * PAD, bold=colour == GOLD):
             text(draw, (PAD + 4, y + size / 2 + 4), part_line, size, bold=colour == GOLD, fill=colour, anchor="lm")
             y += size + 10
@@ -249,33 +282,38 @@ def _values(game: Game, index: int, b, match: list[int]) -> dict[str, int]:
     return values
 
 
-def _footer(game: Game, names, breakdowns, match: list[int], result) -> list[tuple[str, int, RGB]]:
+def _footer(game: Game, names, breakdowns, match: list[int], result, lang: str = EN) -> list[tuple[str, int, RGB]]:
     def who(i: int) -> str:
         return " & ".join(names[p] for p in game.kingdoms[i].players)
 
     if result is None:
         leader = game.ranking().order[0]
-        return [(f"{who(leader)} leads with {match[leader]} points; the game goes on.", 20, TEXT)]
+        english = f"{who(leader)} leads with {match[leader]} points; the game goes on."
+        return [(say_plural(lang, english, M.PIC_LEADS, match[leader], name=who(leader)), 20, TEXT)]
     lines: list[tuple[str, int, RGB]] = []
     winners = list(result.winner_kingdoms)
     best = match[result.order[0]]
     if len(winners) == 1:
-        lines.append(
-            (
-                f"{who(winners[0])} {'win' if len(game.kingdoms[winners[0]].players) > 1 else 'wins'} with {best} points.",
-                24,
-                GOLD,
-            )
-        )
+        team = len(game.kingdoms[winners[0]].players) > 1
+        english = f"{who(winners[0])} {'win' if team else 'wins'} with {best} points."
+        pair = M.PIC_TEAM_WINS_WITH if team else M.PIC_WINS_WITH
+        lines.append((say_plural(lang, english, pair, best, name=who(winners[0])), 24, GOLD))
     else:
-        lines.append((f"{' and '.join(who(i) for i in winners)} share the win with {best} points.", 24, GOLD))
+        english = f"{' and '.join(who(i) for i in winners)} share the win with {best} points."
+        together = " & ".join(who(i) for i in winners)
+        lines.append((say_plural(lang, english, M.PIC_SHARE_WIN, best, names=together), 24, GOLD))
     tied = [i for i in result.order if match[i] == best]
     if result.tiebreak and result.tiebreak != "shared":
-        others = [who(i) for i in tied if i not in winners]
+        others = ", ".join(who(i) for i in tied if i not in winners)
         words = TIEBREAK_WORDS.get(result.tiebreak, result.tiebreak)
-        lines.append((f"Tie on {best} points with {', '.join(others)}: broken by {words}.", 19, mix(TEXT, GOLD, 0.3)))
+        if lang != EN and result.tiebreak in M.TIEBREAKS:
+            words = translate(lang, M.TIEBREAKS[result.tiebreak])
+        english = f"Tie on {best} points with {others}: broken by {words}."
+        line = say(lang, english, M.PIC_TIE_BROKEN, points=best, others=others, how=words)
+        lines.append((line, 19, mix(TEXT, GOLD, 0.3)))
     elif result.tiebreak == "shared":
-        lines.append(("Tied on points, largest territory and the next tie-break: the win is shared.", 19, MUTED))
+        english = "Tied on points, largest territory and the next tie-break: the win is shared."
+        lines.append((say(lang, english, M.PIC_TIE_SHARED), 19, MUTED))
     return lines
 
 

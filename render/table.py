@@ -16,6 +16,8 @@ from PIL import Image
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, domino
 from engine.components import builders_board_spec, building
+from i18n import messages as M
+from i18n import translate
 
 from . import icons, tiles
 from .draw import (
@@ -50,6 +52,7 @@ from .palette import (
     ink_on,
     mix,
 )
+from .words import EN, building_title, game_title, picture_lang, say, say_plural, variant_word
 
 WIDTH = 1000
 PHONE_WIDTH = 780  # what a phone shows of a picture's width
@@ -158,15 +161,21 @@ def table_layout(game: Game) -> TableLayout:
 
 
 # -- header ------------------------------------------------------------------------------------------------------
-def _status(game: Game, names: Mapping[str, str]) -> tuple[str | None, str]:
+def _status(game: Game, names: Mapping[str, str], lang: str = EN) -> tuple[str | None, str]:
     """(player to act, what they do) in words."""
     d = game.decision()
     if d is None:
         r = game.result()
         who = " & ".join(names[p] for p in r.winners)
         verb = "win" if len(r.winners) > 1 else "wins"
+        points = r.totals[r.order[0]]
         how = f", by the {r.tiebreak} tie-break" if r.tiebreak and r.tiebreak != "shared" else ""
-        return None, f"Game over: {who} {verb} with {r.totals[r.order[0]]} points{how}"
+        english = f"Game over: {who} {verb} with {points} points{how}"
+        if how:
+            tiebreak = translate(lang, M.TIEBREAKS[r.tiebreak]) if r.tiebreak in M.TIEBREAKS else r.tiebreak
+            return None, say(lang, english, M.PIC_GAME_OVER_TIEBREAK, names=who, points=points, tiebreak=tiebreak)
+        pair = M.PIC_GAME_OVER_MANY if len(r.winners) > 1 else M.PIC_GAME_OVER_ONE
+        return None, say_plural(lang, english, pair, points, names=who)
     n = names[d.player]
     words = {
         FIRST_CLAIM: f"{n} chooses a domino of the first line",
@@ -176,32 +185,43 @@ def _status(game: Game, names: Mapping[str, str]) -> tuple[str | None, str]:
         DRAGON: f"{n} may bribe the dragon",
         CLAIM: f"{n} chooses a domino of the next line",
     }
-    return d.player, words.get(d.kind, f"{n}: {d.words}")
+    if d.kind not in words:
+        return d.player, f"{n}: {d.words}"
+    return d.player, say(lang, words[d.kind], M.PIC_STATUS[d.kind], name=n, domino=d.domino)
 
 
-def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, names, colours) -> None:
+def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
     w = layout.width
     draw.rectangle((0, 0, w, TITLE_BAR), fill=PANEL)
     draw.line((0, TITLE_BAR, w, TITLE_BAR), fill=PANEL_EDGE, width=2)
     icons.paste(im, "crown", GAP, 10, 38)
     x = GAP + 48
-    x += text(draw, (x, TITLE_BAR / 2), GAME_TITLES[game.config.game], 28, bold=True, anchor="lm") + 12
+    title = game_title(lang, GAME_TITLES[game.config.game], game.config.game)
+    x += text(draw, (x, TITLE_BAR / 2), title, 28, bold=True, anchor="lm") + 12
     cfg = game.config
     if game.is_over:
-        round_text = "Final"
+        round_text = say(lang, "Final", M.PIC_FINAL)
     elif game.round == 0:
-        round_text = "Set-up"
+        round_text = say(lang, "Set-up", M.PIC_SETUP_FIRST_LINE)
     else:
-        round_text = f"Round {game.round}/{game.setup.rounds}" + (" · last" if game.is_last_round else "")
+        english = f"Round {game.round}/{game.setup.rounds}" + (" · last" if game.is_last_round else "")
+        msgid = M.PIC_ROUND_LAST if game.is_last_round else M.PIC_ROUND
+        round_text = say(lang, english, msgid, round=game.round, rounds=game.setup.rounds)
     right = w - GAP - text(draw, (w - GAP, TITLE_BAR / 2), round_text, 24, bold=True, fill=GOLD, anchor="rm") - 16
-    bits = [f"{len(cfg.players)} players" + (f", {len(cfg.teams)} teams" if cfg.teams else "")]
-    bits += [v.replace("-", " ") for v in sorted(cfg.variants)]
+    players = f"{len(cfg.players)} players" + (f", {len(cfg.teams)} teams" if cfg.teams else "")
+    if cfg.teams:
+        bits = [say_plural(lang, players, M.PIC_PLAYERS_TEAMS, len(cfg.teams), players=len(cfg.players))]
+    else:
+        bits = [say_plural(lang, players, M.PIC_PLAYERS, len(cfg.players))]
+    bits += [variant_word(lang, v.replace("-", " "), v) for v in sorted(cfg.variants)]
     if cfg.deals > 1:
-        bits.insert(0, f"game {game.deal + 1} of {cfg.deals}")
+        bits.insert(
+            0, say(lang, f"game {game.deal + 1} of {cfg.deals}", M.PIC_DEAL, deal=game.deal + 1, deals=cfg.deals)
+        )
     text(draw, (x, TITLE_BAR / 2 + 1), " · ".join(bits), NOTE_SIZE, fill=MUTED, anchor="lm", max_width=right - x)
 
     # The status bar: who acts and what they do, with their king and colour.
-    player, words = _status(game, fit_names(names, STATUS_SIZE, 380))
+    player, words = _status(game, fit_names(names, STATUS_SIZE, 380), lang)
     colour = colours[player] if player else GOLD
     box = (GAP, TITLE_BAR + 10, w - GAP, HEADER_H - 8)
     draw.rounded_rectangle(box, radius=12, fill=mix(colour, BACKGROUND, 0.78), outline=colour, width=2)
@@ -242,7 +262,7 @@ def _player_mark(im, draw, game: Game, player: str, x: float, y: float, size: in
 
 
 def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line, title: str, empty: str, names,
-               colours, *, current: bool) -> None:  # fmt: skip
+               colours, *, current: bool, lang: str = EN) -> None:  # fmt: skip
     entry, tile = layout.entry, layout.tile
     width = _entry_width(layout)
     text(draw, (x0 + 4, y0 + TITLE_H / 2), title, SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
@@ -255,7 +275,8 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
     royal = game.config.game == "royal-wedding"
     mark = (entry - 22) * 1.45 + (6 + 39 if game.config.teams else 0)
     room = width - 64 - 2 * tile - 10 - mark - 16
-    placed_w = text_width("placed", NOTE_SIZE) + 6
+    placed = say(lang, "placed", M.PIC_PLACED)
+    placed_w = text_width(placed, NOTE_SIZE) + 6
     shown = {False: fit_names(names, LINE_NAME_SIZE, room), True: fit_names(names, LINE_NAME_SIZE, room - placed_w)}
     for i, (domino_id, king_index) in enumerate(line):
         acting = (
@@ -282,7 +303,7 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
         if done:
             veil = Image.new("RGBA", (kx - x0, entry + 1), (*BACKGROUND, 150))
             im.paste(veil, (x0, y), veil)
-            end -= text(draw, (end, y + entry / 2), "placed", NOTE_SIZE, fill=MUTED, anchor="rm") + 6
+            end -= text(draw, (end, y + entry / 2), placed, NOTE_SIZE, fill=MUTED, anchor="rm") + 6
         if king is not None:
             size = entry - 22
             kw = _player_mark(im, draw, game, king.player, kx, y + 9, size, colours)
@@ -290,39 +311,50 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
             text(draw, (nx, y + entry / 2), shown[done][king.player], LINE_NAME_SIZE, bold=acting,
                  fill=MUTED if done else TEXT, anchor="lm", max_width=end - nx)  # fmt: skip
         else:
-            text(draw, (kx + 6, y + entry / 2), "free", NOTE_SIZE, fill=FAINT, anchor="lm")
+            text(draw, (kx + 6, y + entry / 2), say(lang, "free", M.PIC_FREE), NOTE_SIZE, fill=FAINT, anchor="lm")
         y += entry + 6
 
 
-def _draw_lines(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
+def _draw_lines(im, draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
     x0, y0, _x1, _y1 = layout.lines
     draw.rounded_rectangle(layout.lines, radius=14, fill=PANEL, outline=PANEL_EDGE)
     left = x0 + GAP
     right = left + _entry_width(layout) + GAP
     if game.is_over:
-        _draw_ranking(im, draw, game, layout, names, colours)
+        _draw_ranking(im, draw, game, layout, names, colours, lang)
         return
     if game.round == 0:
-        _draw_line(im, draw, game, layout, left, y0, game.current_line, "First line: claim a domino", "", names,
-                   colours, current=True)  # fmt: skip
-        _draw_line(im, draw, game, layout, right, y0, [], "Next line", "Drawn once every king is placed", names,
-                   colours, current=False)  # fmt: skip
+        first = say(lang, "First line: claim a domino", M.PIC_FIRST_LINE_CLAIM)
+        _draw_line(im, draw, game, layout, left, y0, game.current_line, first, "", names,
+                   colours, current=True, lang=lang)  # fmt: skip
+        nxt, note = (
+            say(lang, "Next line", M.PIC_NEXT_LINE),
+            say(lang, "Drawn once every king is placed", M.PIC_NEXT_LINE_NOTE),
+        )
+        _draw_line(im, draw, game, layout, right, y0, [], nxt, note, names,
+                   colours, current=False, lang=lang)  # fmt: skip
         return
-    now = f"This round ({game.round})"
-    _draw_line(im, draw, game, layout, left, y0, game.current_line, now, "No dominoes left", names, colours,
-               current=True)  # fmt: skip
-    nxt = f"Next round ({game.round + 1})" if game.next_line else "Next round"
-    _draw_line(im, draw, game, layout, right, y0, game.next_line, nxt, "Last round: no next line", names, colours,
-               current=False)  # fmt: skip
+    now = say(lang, f"This round ({game.round})", M.PIC_THIS_ROUND, round=game.round)
+    empty = say(lang, "No dominoes left", M.PIC_NO_DOMINOES_LEFT)
+    _draw_line(im, draw, game, layout, left, y0, game.current_line, now, empty, names, colours,
+               current=True, lang=lang)  # fmt: skip
+    if game.next_line:
+        nxt = say(lang, f"Next round ({game.round + 1})", M.PIC_NEXT_ROUND_N, round=game.round + 1)
+    else:
+        nxt = say(lang, "Next round", M.PIC_NEXT_ROUND)
+    last = say(lang, "Last round: no next line", M.PIC_LAST_ROUND_NO_NEXT)
+    _draw_line(im, draw, game, layout, right, y0, game.next_line, nxt, last, names, colours,
+               current=False, lang=lang)  # fmt: skip
 
 
-def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
+def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
     """At the end, the lines' place shows the final ranking, two kingdoms to a row."""
     x0, y0, _, _ = layout.lines
     result = game.result()
     entry = layout.entry
     width = _entry_width(layout)
-    text(draw, (x0 + GAP + 4, y0 + TITLE_H / 2), "Final ranking", SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
+    title = say(lang, "Final ranking", M.PIC_FINAL_RANKING)
+    text(draw, (x0 + GAP + 4, y0 + TITLE_H / 2), title, SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
     for rank, i in enumerate(result.order, start=1):
         row, col = divmod(rank - 1, 2)
         bx = x0 + GAP + col * (width + GAP)
@@ -349,7 +381,7 @@ def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours) -> 
 
 
 # -- the builders' board -----------------------------------------------------------------------------------------
-def building_items(building_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+def building_items(building_id: str, lang: str = EN) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """A building's effect as icon/text items: (what it gives when built or at tax, how it scores).
 
     Items are ("icon", kind), ("tile", terrain) or ("text", words)."""
@@ -361,25 +393,27 @@ def building_items(building_id: str) -> tuple[list[tuple[str, str]], list[tuple[
         effect += [("icon", "tower"), ("text", f"+{b.towers}")]
     if b.crowns:
         effect += [("icon", "crown")] * b.crowns
+    tax = say(lang, "tax", M.PIC_TAX)
     if b.coins_per_knight_on_tax:
-        effect += [("text", "tax"), ("icon", "coin"), ("text", f"+{b.coins_per_knight_on_tax}/"), ("icon", "knight")]
+        effect += [("text", tax), ("icon", "coin"), ("text", f"+{b.coins_per_knight_on_tax}/"), ("icon", "knight")]
     if b.coins_per_tower_on_tax:
-        effect += [("text", "tax"), ("icon", "coin"), ("text", f"+{b.coins_per_tower_on_tax}/"), ("icon", "tower")]
+        effect += [("text", tax), ("icon", "coin"), ("text", f"+{b.coins_per_tower_on_tax}/"), ("icon", "tower")]
     points: list[tuple[str, str]] = []
     unit = "pt" if b.points == 1 else "pts"
+    per = say_plural(lang, f"{b.points} {unit} per", M.PIC_POINTS_PER, b.points)
     if b.scoring == "fixed":
-        points = [("icon", "star"), ("text", f"{b.points} {unit}")]
+        points = [("icon", "star"), ("text", say_plural(lang, f"{b.points} {unit}", M.PIC_POINTS_SHORT, b.points))]
     elif b.scoring == "per_territory":
         points = [
             ("icon", "star"),
-            ("text", f"{b.points} {unit} per"),
+            ("text", per),
             ("tile", b.scoring_terrain or "town"),
-            ("text", "area"),
+            ("text", say(lang, "area", M.PIC_AREA)),
         ]
     elif b.scoring == "per_tower":
-        points = [("icon", "star"), ("text", f"{b.points} {unit} per"), ("icon", "tower")]
+        points = [("icon", "star"), ("text", per), ("icon", "tower")]
     elif b.scoring == "per_knight":
-        points = [("icon", "star"), ("text", f"{b.points} {unit} per"), ("icon", "knight")]
+        points = [("icon", "star"), ("text", per), ("icon", "knight")]
     return effect, points
 
 
@@ -406,15 +440,16 @@ def _draw_items(im, draw, items, x: float, cy: float, size: int, colour: RGB = T
     return x
 
 
-def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours) -> None:
+def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
     """The builders' board: slots numbered 1..6 in reading order (the engine's slot index + 1; slot 1 lies next to
     the stack and costs most), each with its cost in a coin, the building's name, what it gives and how it scores."""
     assert layout.board is not None
     x0, y0, x1, y1 = layout.board
     draw.rounded_rectangle(layout.board, radius=14, fill=PANEL, outline=PANEL_EDGE)
-    text(draw, (x0 + GAP, y0 + TITLE_H / 2), "Builders' board", SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
-    text(draw, (x1 - GAP, y0 + TITLE_H / 2), f"{len(game.stack)} buildings in the stack", NOTE_SIZE, fill=FAINT,
-         anchor="rm")  # fmt: skip
+    title = say(lang, "Builders' board", M.PIC_BUILDERS_BOARD)
+    text(draw, (x0 + GAP, y0 + TITLE_H / 2), title, SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
+    stack = say_plural(lang, f"{len(game.stack)} buildings in the stack", M.PIC_STACK, len(game.stack))
+    text(draw, (x1 - GAP, y0 + TITLE_H / 2), stack, NOTE_SIZE, fill=FAINT, anchor="rm")
     spec = builders_board_spec()
     cols = 3
     gx0, gy0 = x0 + GAP, y0 + TITLE_H
@@ -443,21 +478,38 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours) -> No
             mid = by + ch / 2
             if dragon:
                 icons.paste(im, "dragon", tx, mid - 26, 52)
-                text(draw, (tx + 58, mid), "burned", BOARD_NAME_SIZE, bold=True, fill=(240, 150, 130), anchor="lm")
+                text(
+                    draw,
+                    (tx + 58, mid),
+                    say(lang, "burned", M.PIC_BURNED),
+                    BOARD_NAME_SIZE,
+                    bold=True,
+                    fill=(240, 150, 130),
+                    anchor="lm",
+                )
             else:
-                text(draw, (tx, mid), "sold this round", NOTE_SIZE, fill=FAINT, anchor="lm", max_width=room)
+                text(
+                    draw,
+                    (tx, mid),
+                    say(lang, "sold this round", M.PIC_SOLD),
+                    NOTE_SIZE,
+                    fill=FAINT,
+                    anchor="lm",
+                    max_width=room,
+                )
             continue
         b = building(bid)
-        effect, points = building_items(bid)
+        effect, points = building_items(bid, lang)
+        name = building_title(lang, b.name, bid)
         rows_items = [items for items in (effect, points) if items]
         size = BOARD_ITEM_SIZE
         for items in rows_items:
             while size > 14 and _items_width(items, size) > room:
                 size -= 1
         name_size = BOARD_NAME_SIZE
-        while name_size > 17 and text_width(b.name, name_size, True) > room:
+        while name_size > 17 and text_width(name, name_size, True) > room:
             name_size -= 1
-        text(draw, (tx, by + 20), b.name, name_size, bold=True, anchor="lm", max_width=room)
+        text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
         for i, items in enumerate(rows_items):
             _draw_items(im, draw, items, tx, by + 52 + i * 30, size, MUTED if items is points else TEXT)
     # Footer: the dragon and the queen.
@@ -465,17 +517,19 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours) -> No
     draw.line((x0 + GAP, fy - 2, x1 - GAP, fy - 2), fill=PANEL_EDGE)
     icons.paste(im, "dragon", x0 + GAP, fy + 4, 36)
     if game.dragon_slot is None:
-        words = f"Dragon in its cave: {spec.dragon_bribe} coin burns a building"
+        words = say(lang, f"Dragon in its cave: {spec.dragon_bribe} coin burns a building", M.PIC_DRAGON_CAVE)
     else:
-        words = f"The dragon flew this round: it burned slot {game.dragon_slot + 1}"
+        english = f"The dragon flew this round: it burned slot {game.dragon_slot + 1}"
+        words = say(lang, english, M.PIC_DRAGON_FLEW, slot=game.dragon_slot + 1)
     text(draw, (x0 + GAP + 44, fy + 22), words, NOTE_SIZE, fill=MUTED, anchor="lm", max_width=x1 - x0 - 80)
     qy = fy + 44
     icons.paste(im, "queen", x0 + GAP, qy, 36)
     if game.queen is None:
-        words, fill = "Queen: no host yet (most towers)", MUTED
+        words, fill = say(lang, "Queen: no host yet (most towers)", M.PIC_QUEEN_NO_HOST), MUTED
     else:
         host = " & ".join(names[p] for p in game.kingdoms[game.queen].players)
-        words, fill = f"Queen hosted by {host}: builds for {spec.queen_discount} less", TEXT
+        english = f"Queen hosted by {host}: builds for {spec.queen_discount} less"
+        words, fill = say(lang, english, M.PIC_QUEEN_HOST, host=host), TEXT
     text(draw, (x0 + GAP + 44, qy + 18), words, NOTE_SIZE, fill=fill, anchor="lm", max_width=x1 - x0 - 80)
 
 
@@ -499,7 +553,9 @@ def _panel_name_room(game: Game, layout: TableLayout) -> float:
     return room - size * 1.45 - 6 - 8
 
 
-def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, colours, active, score, match) -> None:
+def _draw_panel(
+    im, draw, game: Game, index: int, layout: TableLayout, shown, colours, active, score, match, lang: str = EN
+) -> None:
     """One kingdom: header (kings, names as `shown`, score), stats, and the grid."""
     box = layout.panels[index]
     x0, y0, x1, y1 = box
@@ -527,8 +583,9 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, co
     cy = y0 + h / 2 + 2
     base = cy + 12
     if match is not None:
-        right -= text(draw, (right, base), f"match {match}", NOTE_SIZE, fill=MUTED, anchor="rs") + 8
-    right -= text(draw, (right, base), "pts", NOTE_SIZE, fill=MUTED, anchor="rs") + 4
+        words = say(lang, f"match {match}", M.PIC_MATCH, points=match)
+        right -= text(draw, (right, base), words, NOTE_SIZE, fill=MUTED, anchor="rs") + 8
+    right -= text(draw, (right, base), say(lang, "pts", M.PIC_PTS), NOTE_SIZE, fill=MUTED, anchor="rs") + 4
     right -= text(draw, (right, base), str(score), layout.score_size, bold=True, anchor="rs") + 12
     # Names with their kings (and the team's mark), a team's players on two lines.
     x = x0 + 20
@@ -545,7 +602,7 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, co
         if is_active and p == active and len(players) > 1:
             draw.line((nx, ly + 14, nx + w, ly + 14), fill=colours[p], width=3)
     if is_active:
-        tag = "TO PLAY"
+        tag = say(lang, "TO PLAY", M.PIC_TO_PLAY)
         tw = text_width(tag, 14, True)
         tx0 = x0 + 22
         draw.rounded_rectangle((tx0, y0 - 12, tx0 + tw + 18, y0 + 12), radius=12, fill=colours[active], outline=OUTLINE)
@@ -555,37 +612,42 @@ def _draw_panel(im, draw, game: Game, index: int, layout: TableLayout, shown, co
     sx = x0 + 20
     sy = y0 + h + STATS_H / 2 - 4
     compact = x1 - x0 < 400
-    for kind, value, caption in _stats(game, index):
+    for kind, value, caption in _stats(game, index, lang):
         icons.paste(im, kind, sx, sy - 14, 28, (214, 214, 218) if kind == "knight" else None)
         sx += 32
         if value:
             sx += text(draw, (sx, sy), value, STAT_SIZE, bold=True, anchor="lm") + 5
-        short = {"coin": "", "tower": "", "knight": "" if compact else "in reserve", "queen": "host"}.get(kind, caption)
+        reserve = say(lang, "in reserve", M.PIC_CAPTIONS["in reserve"])
+        host = say(lang, "host", M.PIC_CAPTIONS["host"])
+        short = {"coin": "", "tower": "", "knight": "" if compact else reserve, "queen": host}.get(kind, caption)
         if compact and kind == "star":
-            short = "largest"
+            short = say(lang, "largest", M.PIC_COLUMNS["largest"])
         if short:
             sx += text(draw, (sx, sy + 1), short, NOTE_SIZE, fill=MUTED, anchor="lm") + 4
         sx += 16
     draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
 
-    draw_kingdom(im, game, index, layout.grids[index], colour)
+    draw_kingdom(im, game, index, layout.grids[index], colour, lang=lang)
 
 
-def _stats(game: Game, index: int) -> list[tuple[str, str, str]]:
+def _stats(game: Game, index: int, lang: str = EN) -> list[tuple[str, str, str]]:
+    def caption(english: str) -> str:
+        return say(lang, english, M.PIC_CAPTIONS[english])
+
     k = game.kingdoms[index]
     if game.queendomino_rules:
         items = [
-            ("coin", str(k.coins), "coins"),
-            ("knight", str(k.knights_reserve), "in reserve"),
-            ("tower", str(k.towers), "towers"),
+            ("coin", str(k.coins), caption("coins")),
+            ("knight", str(k.knights_reserve), caption("in reserve")),
+            ("tower", str(k.towers), caption("towers")),
         ]
         if game.queen == index:
-            items.append(("queen", "", "queen's host"))
+            items.append(("queen", "", caption("queen's host")))
         return items
     territories = k.territories()
     crowns = sum(t.crowns for t in territories)
     largest = max((t.size for t in territories), default=0)
-    return [("crown", str(crowns), "crowns"), ("star", str(largest), "largest area")]
+    return [("crown", str(crowns), caption("crowns")), ("star", str(largest), caption("largest area"))]
 
 
 # -- the picture -------------------------------------------------------------------------------------------------
@@ -594,6 +656,8 @@ def render_table(
     names: Mapping[str, str] | None,
     colours: Mapping[str, RGB] | None = None,
     active: str | None = None,
+    *,
+    lang: str = "en",
 ) -> bytes:
     """The whole table as PNG bytes, 1000 pixels wide: header with round and phase, both lines, the builders' board
     (Queendomino rules), and every kingdom with its name(s), seat badge, colour and score; `active`'s kingdom is
@@ -603,13 +667,14 @@ def render_table(
     layout = table_layout(game)
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = Draw(im)
-    _draw_header(im, draw, game, layout, names, colours)
-    _draw_lines(im, draw, game, layout, names, colours)
+    lang = picture_lang(lang)
+    _draw_header(im, draw, game, layout, names, colours, lang)
+    _draw_lines(im, draw, game, layout, names, colours, lang)
     if layout.board is not None:
-        _draw_board(im, draw, game, layout, names, colours)
+        _draw_board(im, draw, game, layout, names, colours, lang)
     scores = [s.total for s in game.scores()]
     match = game.match_totals() if game.config.deals > 1 and game.deal_totals else None
     shown = fit_names(names, layout.name_size, _panel_name_room(game, layout))
     for i in range(len(game.kingdoms)):
-        _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None)
+        _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None, lang)
     return encode(im)

@@ -162,6 +162,7 @@ class FakeUser:
     role_ids: list[int] = field(default_factory=list)  # in every guild (each guild shows its own)
     joined_at: float = field(default_factory=time.time)
     dms_closed: bool = False  # the bot's messages to them fail with 50007 (`FakeDiscord.close_dms`)
+    locale: str = "en-US"  # their client's language: each interaction's `locale`
 
     @property
     def mention(self) -> str:
@@ -218,6 +219,7 @@ class FakeGuild:
     everyone_role: FakeRole
     bot_role: FakeRole
     channels: dict[str, FakeChannel] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's language: each interaction's `guild_locale`
 
     def shard(self, shard_count: int) -> int:
         """The shard that receives this guild's events: `(guild_id >> 22) % shard_count`."""

@@ -1986,7 +1986,7 @@ class FakeDiscord(Drivers):
             "channel_id": str(channel.id),
             "channel": {**channel.payload(message_count=self._count_messages(channel)), "permissions": str(perms)},
             "app_permissions": str(self.permissions_for(self.bot_user, channel)),
-            "locale": "en-US",
+            "locale": it.user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": MAX_FILE_SIZE,
@@ -1995,10 +1995,11 @@ class FakeDiscord(Drivers):
             payload.update(user=it.user.payload(), context=1, authorizing_integration_owners={"0": "0"})
         else:
             guild_id = str(channel.guild_id)
+            guild_locale = self.guild_of(channel).locale
             payload.update(
                 guild_id=guild_id,
-                guild={"id": guild_id, "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": guild_id, "locale": guild_locale, "features": []},
+                guild_locale=guild_locale,
                 member=self.member_payload(it.user, self.guild_of(channel).id, permissions=perms),
                 context=0,
                 authorizing_integration_owners={"0": guild_id},
