@@ -287,15 +287,26 @@ class GameService:
                 raise UserError("This game is not being played any more: nothing can be taken back.")
             actions = await self.store.get_actions(game_id, include_undone=False)
             undo: list = []
+            blocker = None
             for record in reversed(actions):
-                if record.player_id != player:
-                    break
-                undo.append(record)
-                if record.user_id is not None:  # their own click; claims made for them come after it
-                    break
+                seat = rec.seat_of(record.player_id or "")
+                forced = (
+                    record.user_id is None
+                    and record.action.get("type") == "claim"
+                    and seat is not None
+                    and not seat.is_computer
+                )
+                if forced:  # a last free domino claimed for a person (them, or the next one): it goes back too
+                    undo.append(record)
+                    continue
+                if record.player_id == player:
+                    undo.append(record)
+                else:
+                    blocker = record
+                break
             if not undo or undo[-1].user_id != user_id:
-                if actions and actions[-1].player_id != player:
-                    who = seat_name(rec.seats, actions[-1].player_id or "")
+                if blocker is not None:
+                    who = seat_name(rec.seats, blocker.player_id or "")
                     raise UserError(f"{who} has acted since your last move, so it can no longer be taken back.")
                 raise UserError("You have no move to take back.")
             keep = actions[: len(actions) - len(undo)]

@@ -91,3 +91,36 @@ async def test_leaderboard_matches_a_hand_computed_case(fake, bot):
     assert lines[1].startswith(f"1. {winner} — 3.4 (1 game, 1 won)"), text
     assert lines[2].startswith(f"2. {loser} — -1.8 (1 game, 0 won)"), text
     assert rec.status == "finished"
+
+
+@pytest.mark.parametrize(("game", "players", "limit"), [("queendomino", 2, 400), ("royal-wedding", 3, 60)])
+async def test_every_action_can_be_undone_exactly_then_played_again(fake, bot, game, players, limit):
+    """Through a whole game (every phase: claims, placements, tax, build, dragon, skips), each action is taken back
+    by its player at once (the state is exactly as before, the undone action stays in the log, marked) and played
+    again; the game ends as it would have."""
+    people = [fake.alice, fake.bob, fake.carol][:players]
+    await start_game(fake, people[0], CH, people[1:], game=game, players=players)
+    by_id = {str(u.id): u for u in people}
+    rng = random.Random(6)
+    kinds = set()
+    for _ in range(limit):
+        rec = await _record(bot, fake)
+        if rec is None:
+            break
+        d = rec.game.decision()
+        before = rec.game.to_dict()
+        action = rng.choice(rec.game.legal_actions())
+        await slash_action(fake, by_id[d.player], CH, action)
+        after = await _record(bot, fake)
+        if after is None or after.game.is_over:
+            break  # the last move ends the game: nothing to take back
+        reply = await (await fake.slash(by_id[d.player], CH, "play", "undo")).wait_message()
+        assert "Taken back" in reply.content, reply.content
+        undone = await _record(bot, fake)
+        assert undone.game.to_dict() == before, f"undo of {action.text} is exact"
+        kinds.add(action.to_dict()["type"])
+        await slash_action(fake, by_id[d.player], CH, action)
+    records = await bot.store.get_actions((await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0].id)
+    assert any(r.undone for r in records) and {"claim", "place"} <= kinds
+    if game == "queendomino":
+        assert "skip" in kinds and kinds & {"tax", "build", "dragon"}, kinds
