@@ -273,7 +273,7 @@ async def test_limits_per_member_and_lobbies_that_expire(fake, bot):
             options={"lobbies_per_member": 1, "games_per_member": 2, "lobby_expiry_hours": 2.0},
         )
     )
-    assert "host 1 open table" in text
+    assert "open tables one member may host at once: 1" in text
     await open_lobby(fake, fake.alice, CH, game="kingdomino", players=3)
     from tests.e2e.test_finding import _thread
 
