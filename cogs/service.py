@@ -998,10 +998,5 @@ class GameService:
         guild = rec.guild_id if rec.guild_id is not None else "@me"
         return f"https://discord.com/channels/{guild}/{rec.table_channel_id or rec.channel_id}/{rec.table_message_id}"
 
-    # -- seats ---------------------------------------------------------------------------------------------------
-    @staticmethod
-    def seat_label(seat: Seat) -> str:
-        return f"{seat.display_name} (computer, {seat.cpu_level})" if seat.is_computer else seat.display_name
-
 
 __all__ = ["STALE", "GameService", "MoveOutcome", "domino_words", "kingdom_name", "turn_key"]
