@@ -94,6 +94,33 @@ OPTIONAL_STEPS = ("tax", "build", "dragon")
 STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
 
 
+def skip_optional(game: Game, player: str, until: str | None = None) -> tuple[Game, list[Action]]:
+    """A copy of the game with `player`'s optional steps (tax, build, dragon) of this turn skipped, up to the step
+    `until` or their end, and the skips that took. It never crosses into the player's next turn (their other king):
+    that turn's steps are its own."""
+    trial = game.clone()
+    turn = turn_key(game)
+    skips: list[Action] = []
+    while True:
+        d = trial.decision()
+        if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == until:
+            break
+        if turn_key(trial) != turn:
+            break
+        try:
+            trial.apply(Skip(), by=player)
+        except IllegalAction:
+            break
+        skips.append(Skip())
+    return trial, skips
+
+
+def same_turn_step(trial: Game, game: Game, player: str, kind: str) -> bool:
+    """Whether `player` faces step `kind` in `trial`, still in `game`'s turn."""
+    d = trial.decision()
+    return d is not None and d.player == player and d.kind == kind and turn_key(trial) == turn_key(game)
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -351,21 +378,7 @@ class GameService:
     def _steps(game: Game, player: str, action: Action) -> list[Action]:
         """The skips of the optional steps that come before `action`'s step, then `action` (a skip: every optional
         step left in this turn)."""
-        target = STEP_OF.get(type(action))
-        steps: list[Action] = []
-        trial = game.clone()
-        turn = turn_key(game)
-        while True:
-            d = trial.decision()
-            if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == target:
-                break
-            if turn_key(trial) != turn:  # the player's next turn (their other king): its steps are its own
-                break
-            try:
-                trial.apply(Skip(), by=player)
-            except IllegalAction:
-                break
-            steps.append(Skip())
+        _, steps = skip_optional(game, player, STEP_OF.get(type(action)))
         if isinstance(action, Skip):
             return steps or [action]
         return [*steps, action]

@@ -33,13 +33,14 @@ from .common import (
     their_turn,
 )
 from .service import (
-    OPTIONAL_STEPS,
     STALE,
     GameService,
     NoGameHere,
     describe,
     game_language,
     names_and_colours,
+    same_turn_step,
+    skip_optional,
     turn_key,
 )
 
@@ -145,28 +146,14 @@ def placement_gain(game: Game, kingdom: int, action: Place) -> int:
 
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:
     """A copy of the game with the optional steps before `kind` skipped, when `player` then faces `kind`."""
-    trial = game.clone()
-    turn = turn_key(game)
-    while True:
-        d = trial.decision()
-        if d is None or d.player != player or turn_key(trial) != turn:
-            return None
-        if d.kind == kind:
-            return trial
-        if d.kind not in OPTIONAL_STEPS:
-            return None
-        trial.apply(Skip(), by=player)
+    trial, _ = skip_optional(game, player, kind)
+    return trial if same_turn_step(trial, game, player, kind) else None
 
 
 def _after_optional(game: Game, player: str) -> str:
     """What the player does once the optional steps are over: choose a domino, or nothing (the turn ends)."""
-    trial = game.clone()
-    turn = turn_key(game)
-    while (d := trial.decision()) is not None and d.player == player and d.kind in OPTIONAL_STEPS:
-        if turn_key(trial) != turn:
-            return "end"
-        trial.apply(Skip(), by=player)
-    return "claim" if d is not None and d.player == player and d.kind == "claim" else "end"
+    trial, _ = skip_optional(game, player)
+    return "claim" if same_turn_step(trial, game, player, "claim") else "end"
 
 
 async def preview_panel(rec: GameRecord, player: str, action: Place, *, lang: str = "en") -> Panel:
