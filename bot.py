@@ -35,12 +35,14 @@ class KingdominoBot(commands.AutoShardedBot):
         self.service = None
 
     async def setup_hook(self) -> None:
+        from cogs import pictures
         from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
         from cogs.service import GameService
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
 
         self.service = GameService(self, self.store)
+        pictures.configure(getattr(self.settings, "picture_workers", 0))
         workers = getattr(self.settings, "ai_workers", 0)
         if workers:
             from engine.ai.pool import AIPool
@@ -66,7 +68,9 @@ class KingdominoBot(commands.AutoShardedBot):
         service = self.service
         if service is not None:
             service.stop_all()
-            service.close_workers()
+            from cogs import pictures
+
+            pictures.close()
             if service.ai_pool is not None:
                 await service.ai_pool.close(cancel=True)
         await super().close()

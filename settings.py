@@ -29,6 +29,8 @@ class Settings:
     """A PostgreSQL database (postgresql://user:password@host:port/name); None: the SQLite file at database_path."""
     ai_workers: int = 0
     """Worker processes in which computer players think; 0: threads of the bot's process (tests)."""
+    picture_workers: int = 0
+    """Worker processes that draw the pictures; 0: threads of the bot's process (tests)."""
     shard_count: int | None = None
     """How many shards the whole bot runs as (None: one process, Discord's recommended count)."""
     shard_ids: tuple[int, ...] | None = None
@@ -39,7 +41,7 @@ class Settings:
             f"Settings(token=<{'set' if self.token else 'unset'}>, database_path={self.database_path!s}, "
             f"database_url={_redacted(self.database_url)}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)}, "
-            f"ai_workers={self.ai_workers}, shard_count={self.shard_count}, shard_ids={self.shard_ids})"
+            f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, shard_ids={self.shard_ids})"
         )
 
     __str__ = __repr__
@@ -75,10 +77,8 @@ class Settings:
                     "DATABASE_URL must look like postgresql://user:password@host:5432/database (or be empty to use "
                     f"the SQLite file DATABASE_PATH), not {_redacted(database_url)}."
                 )
-        workers_raw = env.get("AI_WORKERS", "").strip()
-        if workers_raw and not workers_raw.isdigit():
-            raise SettingsError(f"AI_WORKERS must be a number of processes (0 for threads), not {workers_raw!r}.")
-        ai_workers = int(workers_raw) if workers_raw else (os.cpu_count() or 1)
+        ai_workers = _workers(env, "AI_WORKERS")
+        picture_workers = _workers(env, "PICTURE_WORKERS")
         count_raw = env.get("SHARD_COUNT", "").strip()
         if count_raw and (not count_raw.isdigit() or int(count_raw) < 1):
             raise SettingsError(f"SHARD_COUNT must be a whole number of shards (1 or more), not {count_raw!r}.")
@@ -101,9 +101,18 @@ class Settings:
             log_level=getattr(logging, level_name),
             database_url=database_url,
             ai_workers=ai_workers,
+            picture_workers=picture_workers,
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
+
+
+def _workers(env: dict[str, str], name: str) -> int:
+    """A number of worker processes: empty means one per core, 0 means threads of the bot's process."""
+    raw = env.get(name, "").strip()
+    if raw and not raw.isdigit():
+        raise SettingsError(f"{name} must be a number of processes (0 for threads), not {raw!r}.")
+    return int(raw) if raw else (os.cpu_count() or 1)
 
 
 def _redacted(url: str | None) -> str | None:

@@ -2,7 +2,8 @@
 whole turns, computer players of every level, on SQLite and on PostgreSQL.
 
     .venv/bin/python benchmarks/bench_load.py [--games 50] [--seconds 10] [--think 0.3] [--hard-seats 2]
-                                             [--backends sqlite postgres] [--workers 2] [--guilds 4]
+                                             [--backends sqlite postgres] [--workers 2] [--picture-workers 2]
+                                             [--guilds 4] [--profile FILE]
                                              [--hard-games 20] [--hard-seconds 7] [--no-hard | --only-hard]
                                              [--stub-pictures] [--full]
 
@@ -14,7 +15,8 @@ once: the person the table names
 clicks a whole turn with `tests/e2e/play.py`'s `play_turn` (pausing about `--think` seconds before each click, as a
 person does), computer seats (easy, medium, hard in turn; hard with a 0.05 s budget, except the games of the first
 `--hard-seats` hard seats, which think with the bot's real budget) play in the bot's AI pool (`--workers` processes,
-AI_WORKERS) or, with `--workers 0`, in threads. Measured over the window:
+AI_WORKERS) or, with `--workers 0`, in threads; pictures are drawn in `--picture-workers` processes (PICTURE_WORKERS;
+0: threads of the bot). Measured over the window:
 
 - click to first response: from the fake dispatching INTERACTION_CREATE to the bot's first callback (the
   acknowledgement), for every click, select and command;
@@ -27,7 +29,7 @@ AI_WORKERS) or, with `--workers 0`, in threads. Measured over the window:
   workers' own VmRSS;
 - interactions that missed Discord's 3 s window: the fake's "late response" and "no response" violations;
 - where the time goes in the store: its calls by method (count, mean time including waits) and, on SQLite, how busy
-  its one connection (one transaction at a time, under an `asyncio.Lock`) is and how long transactions wait for it.
+  its writer thread (the writes run there one at a time; reads run on the event loop) is and how long writes wait.
 
 Then (unless `--no-hard`) `--hard-games` games of one person and three `hard` players with the real budget: the lag
 while at least 16 hard players think at once, with the pool and with threads. The default run (`make bench`) takes
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import inspect
 import io
@@ -211,7 +214,8 @@ class Probe:
 
 class StoreProbe:
     """Counts the store's calls (by method: how many, and their mean time, waits included) and, on SQLite, how long
-    transactions wait for and hold the store's one connection (its `asyncio.Lock`)."""
+    write transactions wait for and keep the store's writer thread (db/sqlite.py: the writes run there one at a
+    time; reads run on the event loop and are counted in the calls only)."""
 
     def __init__(self, store, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -222,9 +226,9 @@ class StoreProbe:
             method = getattr(store, name)
             if not name.startswith("_") and inspect.iscoroutinefunction(method):
                 setattr(store, name, self._counted(name, method))
-        lock = getattr(store, "_lock", None)
-        if isinstance(lock, asyncio.Lock):
-            store._lock = self._TimedLock(self, lock)
+        writer = getattr(store, "_writer", None)
+        if isinstance(writer, concurrent.futures.ThreadPoolExecutor):
+            store._writer = self._TimedWriter(self, writer)
 
     def _counted(self, name, method):
         async def counted(*args, **kwargs):
@@ -238,19 +242,25 @@ class StoreProbe:
 
         return counted
 
-    class _TimedLock:
-        def __init__(self, probe: StoreProbe, lock: asyncio.Lock) -> None:
-            self.probe, self.lock, self.taken = probe, lock, 0.0
+    class _TimedWriter:
+        def __init__(self, probe: StoreProbe, writer: concurrent.futures.ThreadPoolExecutor) -> None:
+            self.probe, self.writer = probe, writer
 
-        async def __aenter__(self) -> None:
-            asked = self.probe.loop.time()
-            await self.lock.acquire()
-            self.taken = self.probe.loop.time()
-            self.probe.waits.append((self.taken - asked) * 1000)
+        def submit(self, fn, *args):
+            asked = time.perf_counter()
 
-        async def __aexit__(self, *exc_info: object) -> None:
-            self.probe.holds.append((self.probe.loop.time() - self.taken) * 1000)
-            self.lock.release()
+            def timed():
+                began = time.perf_counter()
+                self.probe.waits.append((began - asked) * 1000)
+                try:
+                    return fn(*args)
+                finally:
+                    self.probe.holds.append((time.perf_counter() - began) * 1000)
+
+            return self.writer.submit(timed)
+
+        def shutdown(self, *args, **kwargs) -> None:
+            self.writer.shutdown(*args, **kwargs)
 
     def summary(self, seconds: float) -> dict:
         top = sorted(self.calls.items(), key=lambda item: -item[1][0])[:8]
@@ -329,6 +339,7 @@ async def run_scenario(cfg: dict) -> dict:
         log_level=logging.WARNING,
         database_url=cfg.get("database_url"),
         ai_workers=cfg["workers"],
+        picture_workers=cfg.get("picture_workers", 0),
     )
 
     async def build(stack: contextlib.AsyncExitStack):
@@ -535,6 +546,9 @@ async def run_scenario(cfg: dict) -> dict:
     bot_errors = list(runner.logged_errors)
     pool = service.ai_pool
     pool_stats = vars(pool.stats).copy() if pool is not None else None
+    from cogs import pictures
+
+    picture_stats = dict(pictures.current().stats)
     store = store_probe.summary(loop.time() - probe_began)
     with contextlib.suppress(Exception):
         await asyncio.wait_for(runner.stop(), 20)
@@ -582,6 +596,8 @@ async def run_scenario(cfg: dict) -> dict:
         "bot_error_count": len(bot_errors),
         "pool_busy": busy["n"],
         "pool_stats": pool_stats,
+        "picture_stats": picture_stats,
+        "picture_workers": cfg.get("picture_workers", 0),
         "discord": discord.__version__,
         "store": store,
     }
@@ -667,11 +683,13 @@ def report(r: dict, wall: float) -> list[str]:
     print(f"  store calls from the bot's start (count, mean time with waits): {calls}")
     if st["transactions"]:
         print(
-            f"  SQLite's one connection: {st['transactions']} transactions, busy {st['lock_busy']:.0%} of the time; "
+            f"  SQLite's writer thread: {st['transactions']} write transactions, busy {st['lock_busy']:.0%} of the time; "
             f"waits for it {fmt(st['lock_wait_ms'])}"
         )
     if r["pool_stats"] is not None:
         print(f"  AI pool: {r['pool_stats']}")
+    where = f"{r['picture_workers']} worker processes" if r["picture_workers"] else "threads (PICTURE_WORKERS=0)"
+    print(f"  pictures drawn in {where}: {r['picture_stats']}")
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
         ("turns that failed in the driver", r["driver_error_count"], r["driver_errors"]),
@@ -729,6 +747,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-seats", type=int, default=2, help="hard seats that think with the real budget")
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"], choices=["sqlite", "postgres"])
     parser.add_argument("--workers", type=int, default=2, help="AI_WORKERS for the load runs (0: threads)")
+    parser.add_argument(
+        "--profile", metavar="FILE", help="write a cProfile of each scenario's process to FILE.<mode>.<backend>.<games>"
+    )
+    parser.add_argument(
+        "--picture-workers", type=int, default=2, help="PICTURE_WORKERS for every run (0: threads of the bot)"
+    )
     parser.add_argument("--guilds", type=int, default=4)
     parser.add_argument("--hard-games", type=int, default=20, help="games in the hard run (>= 16)")
     parser.add_argument("--hard-seconds", type=float, default=7.0)
@@ -744,7 +768,14 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.child:
         cfg = json.loads(args.child)
-        result = asyncio.run(run_scenario(cfg))
+        if cfg.get("profile"):  # where the bot's process spends its CPU: a cProfile of the whole scenario
+            import cProfile
+
+            profiler = cProfile.Profile()
+            result = profiler.runcall(asyncio.run, run_scenario(cfg))
+            profiler.dump_stats(f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}")
+        else:
+            result = asyncio.run(run_scenario(cfg))
         print("RESULT " + json.dumps(result), flush=True)
         return 0
 
@@ -771,6 +802,8 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": seconds,
         "setup_concurrency": 8,
         "stub_pictures": args.stub_pictures,
+        "picture_workers": args.picture_workers,
+        "profile": args.profile,
     }
     missed: list[str] = []
     try:

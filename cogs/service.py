@@ -8,11 +8,9 @@ corrupt a game: the second one is told that the table changed.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import io
 import logging
-import multiprocessing
 import random
 import socket
 from collections.abc import Callable
@@ -43,11 +41,12 @@ from engine.ai.pool import PoolBusy
 from engine.config import VARIANTS
 from i18n import TERMS, first_supported, term, translate, translate_plural
 from i18n import messages as M
-from render import clean_name, render_score_sheet, render_table, safe_render
+from render import clean_name, render_score_sheet, render_table
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
 from render.replay import render_replay
 
+from . import pictures
 from .common import (
     UserError,
     breakdown_text,
@@ -199,7 +198,6 @@ class GameService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.hard_budget = HARD_BUDGET_SECONDS
-        self._picture_pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.story_at_end = True  # the replay and the chart go with the final table
         self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
@@ -779,14 +777,6 @@ class GameService:
                 log.warning("Game %s: the turn of user %s could not be told at all", rec.id, user_id)
         return False
 
-    async def in_worker(self, fn, *args):
-        """Run a long picture (a replay, a chart) in a worker process, so the bot's event loop never waits on it."""
-        if self._picture_pool is None:
-            self._picture_pool = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn")
-            )
-        return await asyncio.get_running_loop().run_in_executor(self._picture_pool, fn, *args)
-
     async def story_files(
         self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True
     ) -> list[discord.File]:
@@ -796,28 +786,23 @@ class GameService:
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
         files = []
-        try:
-            if replay:
-                gif, filename = await self.in_worker(render_replay, config, game.seed, log_data, names, colours)
+        if replay:
+            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours)
+            if made is not None:
+                gif, filename = made
                 alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
                 files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
-            if chart:
-                png = await self.in_worker(render_score_chart, config, game.seed, log_data, names, colours)
+        if chart:
+            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours)
+            if png is not None:
                 alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
-        except Exception:
-            log.exception("Game %s: the replay or the chart could not be made", rec.id)
         return files
 
-    def close_workers(self) -> None:
-        if self._picture_pool is not None:
-            self._picture_pool.shutdown(wait=False, cancel_futures=True)
-            self._picture_pool = None
-
     async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
-        """A picture drawn in a worker thread; None (logged) when it cannot be drawn, so a picture never blocks a
-        game: the text goes out alone."""
-        return await asyncio.to_thread(safe_render, render, *args, **kwargs)
+        """A picture drawn by the picture workers (cogs/pictures.py); None (logged) when it cannot be drawn, so a
+        picture never blocks a game: the text goes out alone."""
+        return await pictures.draw(render, *args, **kwargs)
 
     async def _retire_table(self, rec: GameRecord) -> None:
         await strip_controls(self.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)

@@ -3,7 +3,6 @@ for and the choice, so every control keeps working after a restart and an out-of
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
@@ -15,9 +14,10 @@ from db.models import GameRecord, GameStatus
 from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, cell_name, domino, parse_action
 from i18n import messages as M
 from i18n import translate, translate_plural
-from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax, safe_render
+from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax
 from render.alt import kingdom_alt_text
 
+from . import pictures
 from .common import (
     UserError,
     building_name,
@@ -122,13 +122,13 @@ class Panel:
 
 async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes | None:
     names, colours = names_and_colours(rec)
-    return await asyncio.to_thread(safe_render, render_kingdom, game, kingdom, names, colours, **options)
+    return await pictures.draw(render_kingdom, game, kingdom, names, colours, **options)
 
 
 async def panel_png(rec: GameRecord, render, game: Game, *args) -> bytes | None:
     """One of the turn panel's pictures (the free dominoes, a placement, tax, the dragon); None if it fails."""
     names, colours = names_and_colours(rec)
-    return await asyncio.to_thread(safe_render, render, game, *args, names, colours)
+    return await pictures.draw(render, game, *args, names, colours)
 
 
 def kingdom_alt(rec: GameRecord, game: Game, kingdom: int) -> str:

@@ -10,6 +10,8 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -196,29 +198,69 @@ async def test_the_bot_dying_mid_save_leaves_old_or_new_state(step, open_store, 
 
 @pytest.mark.parametrize("step", ["update_game", "insert_action", "commit"])
 async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_store, backend):
+    """The save's task is cancelled while its transaction is at `step`. PostgreSQL's transaction runs on the event
+    loop and is rolled back (except once its COMMIT is on its way); SQLite's runs whole on the store's writer thread,
+    so it finishes before the cancelled caller goes on. Either way the database holds all of the move or none."""
     armed = False
+    loop = asyncio.get_running_loop()
+    saving: asyncio.Task | None = None
+    on_loop = None
 
     def cancel_at(name: str) -> None:
+        nonlocal on_loop
         if armed and name == step:
-            asyncio.current_task().cancel()
+            on_loop = threading.get_ident() == loop_thread
+            if on_loop:
+                saving.cancel()
+            else:
+                loop.call_soon_threadsafe(saving.cancel)
+                time.sleep(0.05)  # the cancellation reaches the caller while the transaction is still running
 
+    loop_thread = threading.get_ident()
     store = await open_store(on_step=cancel_at)
     record = await playing_game(store)
     before = await backend.dump()
     armed = True
+    saving = asyncio.create_task(
+        store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
+    )
     with pytest.raises(asyncio.CancelledError):
-        await asyncio.create_task(
-            store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
-        )
+        await saving
     armed = False
     game = await store.get_game(record.id)
     log = await store.get_actions(record.id)
-    if step == "commit":  # the COMMIT was already on its way to SQLite when the task was cancelled
+    if step == "commit" or not on_loop:  # the transaction was past the point of no return when cancelled
         assert (game.version, game.state["turn"], len(log)) == (record.version + 1, 1, 1)
     else:
         assert await backend.dump() == before
+    assert on_loop == (backend.name == "postgres")
     # the connection was not left inside a transaction
     await store.cancel_game(record.id, game.version)
+
+
+async def test_a_save_cancelled_before_it_starts_never_happens(open_store, backend):
+    """A save still queued behind another write when its caller is cancelled is dropped whole."""
+    store = await open_store()
+    record = await playing_game(store)
+    other = await playing_game(store, channel_id=101)
+    before = await backend.dump()
+    first = asyncio.create_task(
+        store.save_move(other.id, other.version, state=fake_state(1), action={}, player_id="1", user_id=1)
+    )
+    second = asyncio.create_task(
+        store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
+    )
+    await asyncio.sleep(0)  # both asked for
+    second.cancel()
+    await first
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    assert (await store.get_game(record.id)).version == record.version
+    assert await store.get_actions(record.id) == []
+    assert (await store.get_game(other.id)).version == other.version + 1
+    assert before != await backend.dump()
+    # and the store goes on
+    await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
 
 
 async def test_a_writer_holding_the_lock_too_long_is_reported(open_store, backend):

@@ -219,7 +219,8 @@ async def test_host_and_manage_channels_rules(fake, bot):
     )
     assert "The game is cancelled" in await _private(await fake.click(fake.alice, lobby, "Cancel"))  # Manage Channels
     assert (await _record(bot, fake)) is None
-    assert "cancelled by" in fake.last_message(CH).content
+    # the public line follows the private answer
+    await fake.wait_until(lambda: "cancelled by" in fake.last_message(CH).content, what="the public cancel line")
 
 
 async def test_swapping_seats_refuses_a_player_who_left_and_changes_nothing(fake, bot):
