@@ -1,4 +1,5 @@
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +26,21 @@ def test_defaults_and_parsing():
 
 @pytest.mark.parametrize(
     ("env", "message"),
-    [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"), ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL")],
+    [
+        ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"AI_WORKERS": "two"}, "AI_WORKERS must be a number of processes"),
+        ({"PICTURE_WORKERS": "-1"}, "PICTURE_WORKERS must be a number of processes"),
+    ],
 )
+def test_worker_processes_default_to_the_cores_and_zero_means_threads():
+    s = Settings.from_env({"DISCORD_TOKEN": "x"})
+    assert s.ai_workers == s.picture_workers == (os.cpu_count() or 1)
+    s = Settings.from_env({"DISCORD_TOKEN": "x", "AI_WORKERS": "3", "PICTURE_WORKERS": "0"})
+    assert (s.ai_workers, s.picture_workers) == (3, 0)
+    assert "picture_workers=0" in repr(s)
+
+
 def test_malformed_settings_are_refused(env, message):
     with pytest.raises(SettingsError, match=message):
         Settings.from_env({"DISCORD_TOKEN": "x", **env})
