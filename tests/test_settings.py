@@ -24,6 +24,14 @@ def test_defaults_and_parsing():
     assert "abc.def" not in repr(s) and "abc.def" not in str(s)
 
 
+def test_worker_processes_default_to_the_cores_and_zero_means_threads():
+    s = Settings.from_env({"DISCORD_TOKEN": "x"})
+    assert s.ai_workers == s.picture_workers == (os.cpu_count() or 1)
+    s = Settings.from_env({"DISCORD_TOKEN": "x", "AI_WORKERS": "3", "PICTURE_WORKERS": "0"})
+    assert (s.ai_workers, s.picture_workers) == (3, 0)
+    assert "picture_workers=0" in repr(s)
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [
@@ -33,14 +41,6 @@ def test_defaults_and_parsing():
         ({"PICTURE_WORKERS": "-1"}, "PICTURE_WORKERS must be a number of processes"),
     ],
 )
-def test_worker_processes_default_to_the_cores_and_zero_means_threads():
-    s = Settings.from_env({"DISCORD_TOKEN": "x"})
-    assert s.ai_workers == s.picture_workers == (os.cpu_count() or 1)
-    s = Settings.from_env({"DISCORD_TOKEN": "x", "AI_WORKERS": "3", "PICTURE_WORKERS": "0"})
-    assert (s.ai_workers, s.picture_workers) == (3, 0)
-    assert "picture_workers=0" in repr(s)
-
-
 def test_malformed_settings_are_refused(env, message):
     with pytest.raises(SettingsError, match=message):
         Settings.from_env({"DISCORD_TOKEN": "x", **env})
