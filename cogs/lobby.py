@@ -431,13 +431,13 @@ async def cancel_unreadable(interaction: discord.Interaction) -> bool:
         pass
     perms = getattr(interaction, "permissions", None)
     if interaction.user.id != summary.host_user_id and not (perms and perms.manage_channels):
-        raise UserError("Only the host or a member with Manage Channels can close this game that cannot be read.")
+        raise UserError(M.UNREADABLE_ONLY_HOST)
     await interaction.response.defer(ephemeral=True, thinking=True)
     service.stop_computers(summary.id)
     await service.store.cancel_game(summary.id, reason="unreadable")
     log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
     await interaction.followup.send(
-        f"Game #{summary.id} could not be read; it is closed and the channel is free for a new game.", ephemeral=True
+        translate(lang_of(interaction), M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True
     )
     return True
 
@@ -588,7 +588,11 @@ class LobbyCog(commands.Cog):
             low, high = PLAYER_RANGE[kind]
             size = players if players is not None else (2 if mighty_duel else 3 if three_player_four_dominoes else high)
             if not low <= size <= high:  # discord.py does not re-check declared ranges
-                raise UserError(M.PLAYER_RANGE, game=GAME_NAMES[kind], low=low, high=high, size=size)
+                raise UserError(
+                    lambda lang: translate(
+                        lang, M.PLAYER_RANGE, game=game_name(kind, lang), low=low, high=high, size=size
+                    )
+                )
             if computers < 0 or computers >= size:
                 raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
             for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
@@ -656,11 +660,10 @@ class LobbyCog(commands.Cog):
             from .mine import game_lines, page_text
 
             await interaction.response.defer(ephemeral=True, thinking=True)
-            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id)
+            lang = lang_of(interaction)
+            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id, lang)
             text = (
-                page_text(lines, page, "**Your games in this server**")
-                if lines
-                else ("You have no game in this server: start one with `/game new`.")
+                page_text(lines, page, translate(lang, M.MINE_TITLE), lang) if lines else translate(lang, M.MINE_NONE)
             )
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
