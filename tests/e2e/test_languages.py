@@ -175,9 +175,48 @@ async def test_the_server_default_language_and_the_pseudo_locale_leave_no_englis
     fake.alice.locale = fake.bob.locale = "en-XA"
     mine, _, lobby, _ = await open_and_start(fake, fake.alice, fake.bob, game="kingdomino", players=2)
     assert mine.content == translate("en-XA", M.TABLE_OPEN) and "⟦" in lobby.content
+    alice, bob = fake.alice, fake.bob
+    answers = []
+
+    async def ask(user, *names, client_checks: bool = True, **options) -> None:
+        reply = await fake.slash(user, CH, *names, options=options, client_checks=client_checks)
+        message = await reply.wait_message(timeout=15)
+        assert message.ephemeral and message.content, (names, message.content)
+        answers.append(message.content)
+
+    # Private answers while the game is on: /game mine, every /look, /play mistakes, suggestions, /settings.
+    await ask(alice, "game", "mine")
+    for view in ("table", "kingdom", "scores", "remaining", "history"):
+        await ask(bob, "look", view)
+    await ask(alice, "play", "place", cell="zz", direction="right")
+    await ask(alice, "play", "place", cell="C3", direction="sideways")
+    await ask(alice, "play", "build", building="x", cell="C3")
+    await ask(alice, "play", "dragon", building="x")
+    await ask(alice, "play", "tax", knights=" ".join(["E4"] * 12), client_checks=False)
+    assert answers[-1] == translate("en-XA", M.TYPED_TOO_LONG, typed="`E4 E4 E4 E4 E4 E4 E4 E4…`", length=35)
+    rec = await active_record(bot, fake.channel(CH).id)
+    first = fake.user(int(rec.game.decision().player))
+    choices = await fake.autocomplete(first, CH, "play", "claim", focused="domino")
+    assert choices and all("⟦" in c["name"] for c in choices), choices
+    answers.extend(c["name"] for c in choices)
+    await ask(bob, "settings", "notify", how="dm", quiet_from="22:00", quiet_to="7:00")
+    await ask(bob, "settings", "notify", quiet_from="22:00")
+    await ask(bob, "settings", "notify", timezone="Mars/Base")
+    await ask(bob, "settings", "server")
     seen = await play_to_the_end(fake, bot, {str(fake.alice.id): fake.alice, str(fake.bob.id): fake.bob}, seed=7)
+    # And after it: the rules, the statistics, the pictures' captions, a kingdom's heading, /game mine.
+    await ask(alice, "rules")
+    await ask(alice, "rules", game="royal-wedding")
+    await ask(alice, "stats", "players")
+    await ask(alice, "stats", "players", player=bob)
+    await ask(alice, "stats", "leaderboard")
+    await ask(alice, "look", "chart")
+    await ask(alice, "look", "kingdom", text=True)
+    answers[-1] = answers[-1].split("\n", 1)[0]  # the grid itself is render/alt's (kingdom_text)
+    await ask(alice, "game", "mine")
+    assert len(answers) == 23 + len(choices) and all("⟦" in a for a in answers), answers
     names = [fake.alice.name, fake.bob.name, "Bot"]
-    texts = []
+    texts = list(answers)
     for m in [*fake.messages_in(CH), *seen]:
         texts.append(m.content)
         texts.extend(m.button_labels)
