@@ -492,6 +492,7 @@ async def test_a_queendomino_game_typed_in_romanian_and_spanish(fake, bot, lang,
     said = await typist.type(carol, "look", "history")
     assert said.startswith(translate(lang, M.LAST_MOVES) + "\n"), said
     assert await typist.type(carol, "look", "chart") == translate(lang, M.CHART_CAPTION)
+    assert await typist.type(carol, "look", "replay") == translate(lang, M.REPLAY_CAPTION)
     assert await typist.type(carol, "rules") == translate(lang, M.RULES_QUEENDOMINO)
     said = await typist.type(carol, "stats", "players")
     assert said.startswith(translate(lang, M.STATS_SERVER_TITLE) + "\n"), said
