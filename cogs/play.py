@@ -68,7 +68,12 @@ def typed_cell(text: str) -> tuple[int, int]:
 
 def _choices(pairs, current: str) -> list[app_commands.Choice[str]]:
     current = (current or "").lower()
-    out = [app_commands.Choice(name=name[:100], value=value) for name, value in pairs if current in name.lower()]
+    # What is typed matches the words shown (in the reader's language) or the value itself (`right`, `E4`).
+    out = [
+        app_commands.Choice(name=name[:100], value=value)
+        for name, value in pairs
+        if current in name.lower() or current in value.lower()
+    ]
     return out[:25]
 
 

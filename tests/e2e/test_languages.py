@@ -299,8 +299,8 @@ class Typist:
         self.answers.append(text)
         return text
 
-    async def suggestions(self, user, command: str, focused: str, **options) -> list[str]:
-        choices = await self.fake.autocomplete(user, CH, "play", command, focused=focused, options=options)
+    async def suggestions(self, user, command: str, focused: str, value: str = "", **options) -> list[str]:
+        choices = await self.fake.autocomplete(user, CH, "play", command, focused=focused, value=value, options=options)
         names = [c["name"] for c in choices]
         self.answers.extend(names)
         return names
@@ -340,6 +340,9 @@ class Typist:
             assert names[0] == first, (names[0], first)
             names = await self.suggestions(user, "place", "direction", cell=options["cell"])
             assert translate(lang, M.DIRECTIONS[action.direction]) in names, names
+            # Typing the value itself (`right`) still finds its words.
+            typed = await self.suggestions(user, "place", "direction", action.direction, cell=options["cell"])
+            assert typed == [translate(lang, M.DIRECTIONS[action.direction])], typed
         elif isinstance(action, Tax):
             names = await self.suggestions(user, "tax", "knights")
             coins = sum(game.tax_coins(d.kingdom, c) for c in action.cells)
