@@ -597,7 +597,11 @@ class LobbyCog(commands.Cog):
                 raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
             for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
                 if hours is not None and not 0.5 <= hours <= 720:
-                    raise UserError(M.HOURS_RANGE, option=label)
+                    raise UserError(  # the option as the reader's client names it
+                        lambda lang, label=label: translate(
+                            lang, M.HOURS_RANGE, option=translate(lang, label, context="slash-option")
+                        )
+                    )
             variants = [
                 name
                 for name, on in (

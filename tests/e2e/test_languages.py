@@ -421,6 +421,12 @@ async def test_a_queendomino_game_typed_in_romanian_and_spanish(fake, bot, lang,
     assert said == translate(lang, M.RULES_QUEENDOMINO) + "\n" + translate(lang, M.RULES_ROYAL_WEDDING)
     assert await typist.type(alice, "game", "mine") == translate(lang, M.MINE_NONE)
 
+    reply = await fake.slash(
+        alice, CH, "game", "new", options={"game": "kingdomino", "reminder_hours": 1000.0}, client_checks=False
+    )
+    option = translate(lang, "reminder_hours", context="slash-option")
+    assert await _answer(reply) == translate(lang, M.HOURS_RANGE, option=option) and option != "reminder_hours"
+
     # The table: Alice opens it with a computer seat, Carol joins and leaves, Bob takes the seat, Alice starts.
     said = await typist.type(
         alice, "game", "new", game="queendomino", players=3, computers=1, computer_level="easy", language=lang
