@@ -191,8 +191,15 @@ async def open_lobby(
         existing = await service.store.get_active_game(interaction.channel_id)
         if existing and existing.table_message_id and interaction.guild_id:
             link = f" (https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{existing.table_message_id})"
+        game_id, status = error.existing_game_id, str(error.existing_status)
         raise UserError(
-            M.CHANNEL_HAS_GAME, game_id=error.existing_game_id, status=error.existing_status, link=link
+            lambda lang: translate(
+                lang,
+                M.CHANNEL_HAS_GAME,
+                game_id=game_id,
+                status=translate(lang, M.GAME_STATUS[status]) if status in M.GAME_STATUS else status,
+                link=link,
+            )
         ) from None
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
     try:

@@ -112,6 +112,7 @@ CHANNEL_HAS_GAME = N_(
     "This channel already has a game (#{game_id}, {status}){link}. Finish or cancel it first, or start a thread "
     "for another game."
 )
+GAME_STATUS = {"lobby": N_("lobby"), "playing": N_("playing")}  # {status} of CHANNEL_HAS_GAME
 DISCORD_FAILED_LOBBY = N_("Discord did not take the table just now: try `/game new` again in a moment.")
 CANNOT_POST_TABLE = N_(
     "I could not post the table in this channel ({error}): check that I can view the channel, send messages and "

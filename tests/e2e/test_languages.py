@@ -451,6 +451,10 @@ async def test_a_queendomino_game_typed_in_romanian_and_spanish(fake, bot, lang,
             lang, M.MINE_THEIR_TURN_FIRST_LINE, name=seat_name(rec.seats, rec.game.decision().player), **where
         )
     assert mine.startswith(translate(lang, M.MINE_TITLE) + "\n" + line), (mine, line)
+    said = await typist.type(carol, "game", "new", game="kingdomino", players=2)
+    link = f" (https://discord.com/channels/{fake.guild_id}/{channel_id}/{rec.table_message_id})"
+    status = translate(lang, M.GAME_STATUS["playing"])
+    assert said == translate(lang, M.CHANNEL_HAS_GAME, game_id=rec.id, status=status, link=link), said
 
     async def extras(user, game, d) -> None:
         """Once each: the panel, typing mistakes, and taking back a placement."""
