@@ -1,6 +1,8 @@
 """The bot in the players' languages (issue #13): a Queendomino game by clicks with a Czech table and a mixed
-Czech/English pair of players, and a pseudo-locale (en-XA) game whose visible text must all come from the
-catalogues. The driver here reads the panels' controls by their custom_ids, never by their words."""
+Czech/English pair of players; a Queendomino game typed with `/play` in Romanian and one in Spanish, with every
+command and no English piece of a catalogue sentence in sight; and a pseudo-locale (en-XA) game whose visible
+text, the private answers of every command included, must all come from the catalogues. The drivers here read
+the panels' controls by their custom_ids and choose moves from the engine's legal actions, never by words."""
 
 from __future__ import annotations
 
