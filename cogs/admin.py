@@ -10,6 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from i18n import messages as M
+from i18n import translate, translate_plural
+
+from .common import lang_of
 from .views import guarded
 
 log = logging.getLogger(__name__)
@@ -56,23 +60,24 @@ class AdminCog(commands.Cog):
     )
     async def sync(self, interaction: discord.Interaction, scope: app_commands.Choice[str]) -> None:
         async def work():
+            lang = lang_of(interaction)
             if not await self.bot.is_owner(interaction.user):
-                await interaction.response.send_message("Only the bot's owner can sync commands.", ephemeral=True)
+                await interaction.response.send_message(translate(lang, M.ONLY_OWNER_SYNC), ephemeral=True)
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             if scope.value == "global":
                 synced = await self.bot.tree.sync()
-                where = "globally"
+                text = translate_plural(lang, *M.SYNCED_GLOBAL, len(synced))
             else:
                 guild_id = self.bot.settings.dev_guild_id or interaction.guild_id  # type: ignore[attr-defined]
                 if guild_id is None:
-                    await interaction.followup.send("Use this in a server, or set DEV_GUILD_ID.", ephemeral=True)
+                    await interaction.followup.send(translate(lang, M.SYNC_WHERE), ephemeral=True)
                     return
                 guild = discord.Object(id=guild_id)
                 self.bot.tree.copy_global_to(guild=guild)
                 synced = await self.bot.tree.sync(guild=guild)
-                where = f"to guild {guild_id}"
-            await interaction.followup.send(f"Synced {len(synced)} commands {where}.", ephemeral=True)
+                text = translate_plural(lang, *M.SYNCED_GUILD, len(synced), guild=guild_id)
+            await interaction.followup.send(text, ephemeral=True)
 
         await guarded(interaction, work())
 

@@ -25,22 +25,6 @@ TERRAIN_WORDS = {
     "mine": "mine",
     "town": "town",
 }
-PHASE_YOU = {
-    "first_claim": "choose a domino of the first line for your king",
-    "claim": "choose a domino of the next line",
-    "place": "place your domino",
-    "tax": "send knights to collect tax, or skip",
-    "build": "build a building, or skip",
-    "dragon": "bribe the dragon to burn a building, or skip",
-}
-PHASE_THEY = {
-    "first_claim": "choose a domino of the first line for their king",
-    "claim": "choose a domino of the next line",
-    "place": "place their domino",
-    "tax": "decide on tax",
-    "build": "decide on building",
-    "dragon": "decide on the dragon",
-}
 GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal-wedding": "Royal Wedding"}
 TERRAIN_SYMBOL = {t: letter for t, letter in TERRAIN_LETTER.items()}
 NO_PINGS = discord.AllowedMentions.none()
@@ -88,11 +72,6 @@ def quote_typed(text: str, limit: int = 24) -> str:
     short = text if len(text) <= limit else text[: limit - 1] + "…"
     short = short.replace("`", "'")
     return f"`{short}`"
-
-
-def count(n: int, word: str) -> str:
-    """`1 coin`, `3 coins`, `0 knights`."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def terrain_word(terrain: str, lang: str = SOURCE) -> str:

@@ -191,8 +191,15 @@ async def open_lobby(
         existing = await service.store.get_active_game(interaction.channel_id)
         if existing and existing.table_message_id and interaction.guild_id:
             link = f" (https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{existing.table_message_id})"
+        game_id, status = error.existing_game_id, str(error.existing_status)
         raise UserError(
-            M.CHANNEL_HAS_GAME, game_id=error.existing_game_id, status=error.existing_status, link=link
+            lambda lang: translate(
+                lang,
+                M.CHANNEL_HAS_GAME,
+                game_id=game_id,
+                status=translate(lang, M.GAME_STATUS[status]) if status in M.GAME_STATUS else status,
+                link=link,
+            )
         ) from None
     channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
     try:
@@ -431,13 +438,13 @@ async def cancel_unreadable(interaction: discord.Interaction) -> bool:
         pass
     perms = getattr(interaction, "permissions", None)
     if interaction.user.id != summary.host_user_id and not (perms and perms.manage_channels):
-        raise UserError("Only the host or a member with Manage Channels can close this game that cannot be read.")
+        raise UserError(M.UNREADABLE_ONLY_HOST)
     await interaction.response.defer(ephemeral=True, thinking=True)
     service.stop_computers(summary.id)
     await service.store.cancel_game(summary.id, reason="unreadable")
     log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
     await interaction.followup.send(
-        f"Game #{summary.id} could not be read; it is closed and the channel is free for a new game.", ephemeral=True
+        translate(lang_of(interaction), M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True
     )
     return True
 
@@ -588,12 +595,20 @@ class LobbyCog(commands.Cog):
             low, high = PLAYER_RANGE[kind]
             size = players if players is not None else (2 if mighty_duel else 3 if three_player_four_dominoes else high)
             if not low <= size <= high:  # discord.py does not re-check declared ranges
-                raise UserError(M.PLAYER_RANGE, game=GAME_NAMES[kind], low=low, high=high, size=size)
+                raise UserError(
+                    lambda lang: translate(
+                        lang, M.PLAYER_RANGE, game=game_name(kind, lang), low=low, high=high, size=size
+                    )
+                )
             if computers < 0 or computers >= size:
                 raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
             for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
                 if hours is not None and not 0.5 <= hours <= 720:
-                    raise UserError(M.HOURS_RANGE, option=label)
+                    raise UserError(  # the option as the reader's client names it
+                        lambda lang, label=label: translate(
+                            lang, M.HOURS_RANGE, option=translate(lang, label, context="slash-option")
+                        )
+                    )
             variants = [
                 name
                 for name, on in (
@@ -656,11 +671,10 @@ class LobbyCog(commands.Cog):
             from .mine import game_lines, page_text
 
             await interaction.response.defer(ephemeral=True, thinking=True)
-            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id)
+            lang = lang_of(interaction)
+            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id, lang)
             text = (
-                page_text(lines, page, "**Your games in this server**")
-                if lines
-                else ("You have no game in this server: start one with `/game new`.")
+                page_text(lines, page, translate(lang, M.MINE_TITLE), lang) if lines else translate(lang, M.MINE_NONE)
             )
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 

@@ -14,36 +14,25 @@ from db.models import GameRecord
 from db.ratings import FinishedGame as RatedGame
 from db.ratings import SeatOutcome, compute_ratings, player_key
 from engine import Game, action_from_dict
+from i18n import format_number, translate, translate_plural
 from i18n import messages as M
-from i18n import translate, translate_plural
 from render import clean_name, render_kingdom, render_remaining, render_table
 from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
-from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, lang_of, points_words, safe
+from .common import GAME_NAMES, UserError, breakdown_text, clip, event_words, game_name, lang_of, safe
 from .service import describe, names_and_colours
 from .views import guarded, service_of
 
 RULES = {
-    "kingdomino": (
-        "**Kingdomino in short.** Each round, in the order of the kings on the current line (lowest number first), "
-        "you place the domino your king stands on, then move your king to a free domino of the next line (that sets "
-        "next round's order). A domino must touch your castle or a square of the same terrain, and your kingdom must "
-        "fit in 5x5 (7x7 in Mighty Duel). If no placement is possible the domino is discarded. Score: for each "
-        "territory, squares x crowns. Ties: largest territory, then most crowns."
-    ),
-    "queendomino": (
-        "**Queendomino in short.** Kingdomino's turn (place, then claim) with three optional steps between: "
-        "**tax** (send 1-2 knights onto the domino just placed: coins = squares of their territory), **build** (pay a "
-        "slot's cost to put a building on a free town square; the queen's host pays 1 less), **dragon** (1 coin: burn "
-        "a building of the board, once a round, never for the queen's host). Most towers (ties included) takes the "
-        "queen, worth a crown on your largest territory. Score: territories, buildings, 1 point per 3 coins. Ties: "
-        "largest territory, then leftover coins."
-    ),
+    "kingdomino": (M.RULES_KINGDOMINO,),
+    "queendomino": (M.RULES_QUEENDOMINO,),
+    "royal-wedding": (M.RULES_QUEENDOMINO, M.RULES_ROYAL_WEDDING),
 }
-RULES["royal-wedding"] = (
-    RULES["queendomino"] + "\n**Royal Wedding**: both boxes, lines alternate Queendomino then Kingdomino. 3-4 players "
-    "build 7x7; 5-7 players 5x5 with lines of 8; teams of two (6 or 8 players) share a 7x7 kingdom, coins and knights."
-)
+
+
+def rules_text(kind: str, lang: str = "en") -> str:
+    """The rules in short, in `lang`: Royal Wedding adds its paragraph to Queendomino's."""
+    return "\n".join(translate(lang, msgid) for msgid in RULES.get(kind, RULES["kingdomino"]))
 
 
 async def send_look(
@@ -67,7 +56,7 @@ async def send_look(
         png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         alt = describe(table_alt_text, game, names)
         if png is None:
-            await interaction.followup.send(clip(f"The table could not be drawn just now. {alt}", 2000), ephemeral=True)
+            await interaction.followup.send(clip(translate(lang, M.TABLE_NOT_DRAWN, alt=alt), 2000), ephemeral=True)
             return
         await interaction.followup.send(
             translate(lang, M.TABLE_NOW),
@@ -79,8 +68,8 @@ async def send_look(
         files = await service.story_files(rec, game, replay=what == "replay", chart=what == "chart")
         wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
         if not wanted:
-            raise UserError("That picture could not be made just now; it has been logged. Try again later.")
-        text = "The game so far, turn by turn." if what == "replay" else "Every kingdom's score, round by round."
+            raise UserError(M.PICTURE_NOT_MADE)
+        text = translate(lang, M.REPLAY_CAPTION if what == "replay" else M.CHART_CAPTION)
         await interaction.followup.send(text, file=wanted[0], ephemeral=True)
         return
     if what == "kingdom":
@@ -93,16 +82,17 @@ async def send_look(
             raise UserError(M.NOT_PLAYING_LOOK) from None
         k = game.kingdoms[index]
         owners = " & ".join(safe(names.get(p, p)) for p in k.players)
-        head = f"**{owners}**'s kingdom ({points_words(game.scores()[index].total)})"
+        total = game.scores()[index].total
         grid = kingdom_text(game, index)
         if as_text:  # for screen readers: the grid in words and letters, no picture
-            await interaction.followup.send(clip(f"{head}:\n```\n{grid}\n```", 2000), ephemeral=True)
+            head = translate_plural(lang, *M.KINGDOM_TITLE, abs(total), owners=owners)
+            await interaction.followup.send(clip(f"{head}\n```\n{grid}\n```", 2000), ephemeral=True)
             return
         png = await service.picture(rec.id, render_kingdom, game, index, names, colours)
         alt = describe(kingdom_alt_text, game, index, names)
         files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
         await interaction.followup.send(
-            clip(f"{head}. The grid in text: `/look kingdom text:True`.", 2000), files=files, ephemeral=True
+            clip(translate_plural(lang, *M.KINGDOM_HEAD, abs(total), owners=owners), 2000), files=files, ephemeral=True
         )
         return
     if what == "scores":
@@ -206,7 +196,7 @@ class LookCog(commands.Cog):
                 except UserError:
                     kind = None
             kind = kind or "kingdomino"
-            await interaction.response.send_message(RULES[kind], ephemeral=True)
+            await interaction.response.send_message(rules_text(kind, lang_of(interaction)), ephemeral=True)
 
         await guarded(interaction, work())
 
@@ -227,7 +217,7 @@ class LookCog(commands.Cog):
             ratings = await asyncio.to_thread(compute_ratings, leaderboard_games(finished))
             names = {}
             await interaction.followup.send(
-                clip(leaderboard_text(kind, ratings.get(kind, []), names), 2000),
+                clip(leaderboard_text(kind, ratings.get(kind, []), names, lang=lang_of(interaction)), 2000),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -239,25 +229,30 @@ class LookCog(commands.Cog):
     async def players(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():
             store = service_of(interaction).store
+            lang = lang_of(interaction)
+
+            def numbers(r) -> dict:
+                return {
+                    "game": game_name(r.kind, lang),
+                    "played": r.games_played,
+                    "wins": r.wins,
+                    "average": format_number(lang, r.average_score, decimals=1),
+                    "best": r.best_score,
+                }
+
             if player is not None:
                 rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
-                title = f"**{safe(clean_name(player.display_name))}** in this server"
-                lines = [
-                    f"{GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
-                    f"average {r.average_score:.1f}, best {r.best_score}"
-                    for r in rows
-                ]
+                title = translate(lang, M.STATS_PLAYER_TITLE, name=safe(clean_name(player.display_name)))
+                lines = [translate(lang, M.STATS_LINE, **numbers(r)) for r in rows]
             else:
                 if interaction.guild_id is None:
-                    raise UserError("Statistics are kept per server: use this command in a server.")
+                    raise UserError(M.STATS_PER_SERVER)
                 rows = await store.guild_stats(interaction.guild_id)
-                title = "**This server's players**"
+                title = translate(lang, M.STATS_SERVER_TITLE)
                 lines = [
-                    f"<@{r.user_id}> — {GAME_NAMES.get(r.kind, r.kind)}: {r.games_played} played, {r.wins} won, "
-                    f"average {r.average_score:.1f}, best {r.best_score}"
-                    for r in rows[:30]
+                    translate(lang, M.STATS_SERVER_LINE, player=f"<@{r.user_id}>", **numbers(r)) for r in rows[:30]
                 ]
-            text = title + "\n" + ("\n".join(lines) if lines else "No finished game yet.")
+            text = title + "\n" + ("\n".join(lines) if lines else translate(lang, M.NO_FINISHED_GAME))
             await interaction.response.send_message(
                 clip(text, 2000), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -277,14 +272,22 @@ def leaderboard_games(finished) -> list[RatedGame]:
     return games
 
 
-def leaderboard_text(kind: str, rows, names: dict[str, str], limit: int = 20) -> str:
-    lines = [f"**{GAME_NAMES.get(kind, kind)} leaderboard** (OpenSkill rating, μ − 3σ; recomputed from every result)"]
+def leaderboard_text(kind: str, rows, names: dict[str, str], limit: int = 20, *, lang: str = "en") -> str:
+    lines = [translate(lang, M.LEADERBOARD_TITLE, game=game_name(kind, lang))]
     for row in rows[:limit]:
-        who = f"🤖 {row.player.split(':', 1)[1]}" if row.is_computer else f"<@{row.player}>"
-        games = f"{row.games} game" + ("" if row.games == 1 else "s")
-        lines.append(f"{row.rank}. {who} — {row.display} ({games}, {row.wins} won)")
+        if row.is_computer:
+            level = row.player.split(":", 1)[1]
+            who = "🤖 " + (translate(lang, M.LEVELS[level]) if level in M.LEVELS else level)
+        else:
+            who = f"<@{row.player}>"
+        rating = format_number(lang, row.ordinal, decimals=1)
+        lines.append(
+            translate_plural(
+                lang, *M.LEADERBOARD_LINE, row.games, rank=row.rank, player=who, rating=rating, wins=row.wins
+            )
+        )
     if len(lines) == 1:
-        lines.append("No finished game yet.")
+        lines.append(translate(lang, M.NO_FINISHED_GAME))
     return "\n".join(lines)
 
 

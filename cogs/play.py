@@ -7,12 +7,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import BribeDragon, Build, Claim, Place, Skip, Tax, building, cell_name, parse_cell
+from engine import BribeDragon, Build, Claim, Place, Skip, Tax, cell_name, parse_cell
 from engine.kingdom import parse_direction
 from i18n import messages as M
-from i18n import translate
+from i18n import translate, translate_plural
 
-from .common import UserError, clip, count, domino_words, lang_of, quote_typed
+from .common import (
+    UserError,
+    building_name,
+    direction_word,
+    domino_words,
+    effect_words,
+    lang_of,
+    quote_typed,
+)
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
@@ -47,15 +55,25 @@ def check_typed(interaction: discord.Interaction) -> None:
     quoting only their start."""
     for value in _typed_values((interaction.data or {}).get("options")):
         if len(value) > TYPED_LIMIT:
-            raise UserError(
-                f"{quote_typed(value)} is not something I can play ({len(value)} characters): pick one of the "
-                "suggestions the command offers."
-            )
+            raise UserError(M.TYPED_TOO_LONG, typed=quote_typed(value), length=len(value))
+
+
+def typed_cell(text: str) -> tuple[int, int]:
+    """A typed cell (`E4`), or a refusal in the reader's language saying how to write one."""
+    try:
+        return parse_cell(text)
+    except ValueError:
+        raise UserError(M.BAD_CELL, typed=quote_typed(text)) from None
 
 
 def _choices(pairs, current: str) -> list[app_commands.Choice[str]]:
     current = (current or "").lower()
-    out = [app_commands.Choice(name=name[:100], value=value) for name, value in pairs if current in name.lower()]
+    # What is typed matches the words shown (in the reader's language) or the value itself (`right`, `E4`).
+    out = [
+        app_commands.Choice(name=name[:100], value=value)
+        for name, value in pairs
+        if current in name.lower() or current in value.lower()
+    ]
     return out[:25]
 
 
@@ -75,8 +93,8 @@ class PlayCog(commands.Cog):
             rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             try:
                 action = make_action(rec)
-            except ValueError as error:  # unreadable input: say what is wrong, change nothing
-                raise UserError(clip(str(error), 300)) from None
+            except ValueError:  # unreadable input (the commands say which part where they can): change nothing
+                raise UserError(M.UNREADABLE_TYPED) from None
             # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
             outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
             await after_action(interaction, rec.id, str(interaction.user.id), warning=outcome.warning)
@@ -114,7 +132,8 @@ class PlayCog(commands.Cog):
     async def claim_domino(self, interaction: discord.Interaction, current: str):
         game, _, claims = await _legal(interaction, Claim)
         rw = game is not None and game.config.game == "royal-wedding"
-        return _choices([(domino_words(a.domino, with_box=rw), a.domino) for a in claims], current)
+        lang = lang_of(interaction)
+        return _choices([(domino_words(a.domino, with_box=rw, lang=lang), a.domino) for a in claims], current)
 
     # -- place ------------------------------------------------------------------------------------------------
     @play.command(
@@ -128,18 +147,23 @@ class PlayCog(commands.Cog):
         direction: app_commands.Range[str, 1, 10],
     ) -> None:
         def make(rec):
-            r, c = parse_cell(cell)
-            return Place(r, c, parse_direction(direction))
+            r, c = typed_cell(cell)
+            try:
+                way = parse_direction(direction)
+            except ValueError:
+                raise UserError(M.REFUSALS["bad_direction"], direction=quote_typed(direction)) from None
+            return Place(r, c, way)
 
         await self._do(interaction, make)
 
     @place.autocomplete("cell")
     async def place_cell(self, interaction: discord.Interaction, current: str):
         _, _, places = await _legal(interaction, Place)
+        lang = lang_of(interaction)
         pairs = []
         for r, c in sorted({(a.row, a.col) for a in places}):
-            dirs = ", ".join(a.direction for a in places if (a.row, a.col) == (r, c))
-            pairs.append((f"{cell_name(r, c)} (then {dirs})", cell_name(r, c)))
+            dirs = ", ".join(direction_word(a.direction, lang) for a in places if (a.row, a.col) == (r, c))
+            pairs.append((translate(lang, M.CELL_THEN, cell=cell_name(r, c), directions=dirs), cell_name(r, c)))
         return _choices(pairs, current)
 
     @place.autocomplete("direction")
@@ -149,25 +173,28 @@ class PlayCog(commands.Cog):
             r, c = parse_cell(str(interaction.namespace.cell or ""))
         except ValueError:
             return []
-        return _choices([(a.direction, a.direction) for a in places if (a.row, a.col) == (r, c)], current)
+        lang = lang_of(interaction)
+        ways = [a.direction for a in places if (a.row, a.col) == (r, c)]
+        return _choices([(direction_word(way, lang), way) for way in ways], current)
 
     # -- tax ------------------------------------------------------------------------------------------------
     @play.command(name="tax", description="Send one or two knights onto the domino you just placed")
     @app_commands.describe(knights="Where the knights go, like E4 or E4 F4")
     async def tax(self, interaction: discord.Interaction, knights: app_commands.Range[str, 1, 16]) -> None:
         def make(rec):
-            return Tax(tuple(parse_cell(w) for w in knights.replace(",", " ").split()))
+            return Tax(tuple(typed_cell(w) for w in knights.replace(",", " ").split()))
 
         await self._do(interaction, make)
 
     @tax.autocomplete("knights")
     async def tax_knights(self, interaction: discord.Interaction, current: str):
         game, d, taxes = await _legal(interaction, Tax)
+        lang = lang_of(interaction)
         pairs = []
         for a in taxes:
             coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
             where = " ".join(cell_name(*c) for c in a.cells)
-            pairs.append((f"{where} (+{count(coins, 'coin')})", where))
+            pairs.append((translate_plural(lang, *M.TAX_CHOICE, coins, cells=where), where))
         return _choices(pairs, current)
 
     # -- build ----------------------------------------------------------------------------------------------
@@ -184,9 +211,7 @@ class PlayCog(commands.Cog):
                 slot = int(building)
                 r, c = parse_cell(cell)
             except ValueError:
-                raise UserError(
-                    "Pick the building and the cell from the suggestions (e.g. building 3, cell E4)."
-                ) from None
+                raise UserError(M.PICK_FROM_SUGGESTIONS) from None
             return Build(slot, r, c)
 
         await self._do(interaction, make)
@@ -194,10 +219,13 @@ class PlayCog(commands.Cog):
     @build.autocomplete("building")
     async def build_building(self, interaction: discord.Interaction, current: str):
         game, d, builds = await _legal(interaction, Build)
+        lang = lang_of(interaction)
         pairs = []
         for s in sorted({a.slot for a in builds}):
-            b = building(game.board[s])
-            pairs.append((f"{b.name} — {count(game.cost_of(s, d.kingdom), 'coin')}: {b.effect_text()}", str(s)))
+            b = game.board[s]
+            name, effect = building_name(b, lang), effect_words(b, lang)
+            cost = game.cost_of(s, d.kingdom)
+            pairs.append((translate_plural(lang, *M.BUILD_CHOICE, cost, building=name, effect=effect), str(s)))
         return _choices(pairs, current)
 
     @build.autocomplete("cell")
@@ -214,14 +242,15 @@ class PlayCog(commands.Cog):
             try:
                 return BribeDragon(int(building))
             except ValueError:
-                raise UserError("Pick the building to burn from the suggestions.") from None
+                raise UserError(M.PICK_BURN_SUGGESTIONS) from None
 
         await self._do(interaction, make)
 
     @dragon.autocomplete("building")
     async def dragon_building(self, interaction: discord.Interaction, current: str):
         game, _, burns = await _legal(interaction, BribeDragon)
-        return _choices([(building(game.board[a.slot]).name, str(a.slot)) for a in burns], current)
+        lang = lang_of(interaction)
+        return _choices([(building_name(game.board[a.slot], lang), str(a.slot)) for a in burns], current)
 
     @play.command(name="undo", description="Take back your last move, while nobody has acted after it")
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from db.models import GuildSettings, UserSettings
 from i18n import N_, translate
+from i18n import messages as M
 from i18n.commands import LANGUAGE_NAMES, language_choices
 
 from .common import UserError, lang_of, quote_typed
@@ -37,7 +38,7 @@ def minutes(text: str) -> int:
     """`22:30` as minutes after midnight; refused, saying how to write it, otherwise."""
     match = TIME.match(text.strip())
     if not match:
-        raise UserError(f"{quote_typed(text)} is not a time of day: write it like 22:30 or 7:00.")
+        raise UserError(M.NOT_A_TIME, typed=quote_typed(text))
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
@@ -45,13 +46,12 @@ def clock(value: int | None) -> str:
     return "—" if value is None else f"{value // 60:02d}:{value % 60:02d}"
 
 
-def notify_text(s: UserSettings) -> str:
-    quiet = (
-        f"quiet hours {clock(s.quiet_start)}-{clock(s.quiet_end)} ({s.timezone or 'UTC'}): reminders wait"
-        if s.quiet_start is not None
-        else "no quiet hours"
-    )
-    return f"You are told it is your turn by {NOTIFY[s.notify]}; {quiet}."
+def notify_text(s: UserSettings, lang: str = "en") -> str:
+    """How the person is told it is their turn, and their quiet hours: one whole sentence per case."""
+    if s.quiet_start is None:
+        return translate(lang, M.NOTIFY_NO_QUIET[s.notify])
+    zone = s.timezone or "UTC"
+    return translate(lang, M.NOTIFY_QUIET[s.notify], start=clock(s.quiet_start), end=clock(s.quiet_end), zone=zone)
 
 
 class SettingsCog(commands.Cog):
@@ -84,14 +84,14 @@ class SettingsCog(commands.Cog):
             changes: dict = {}
             if how is not None:
                 if how.value not in NOTIFY:
-                    raise UserError("Pick how from the list: channel, dm or both.")
+                    raise UserError(M.PICK_HOW)
                 changes["notify"] = how.value
             if (quiet_from is None) != (quiet_to is None):
-                raise UserError("Give both ends of your quiet hours: quiet_from and quiet_to (like 22:30 and 07:00).")
+                raise UserError(M.QUIET_BOTH_ENDS)
             if quiet_from is not None and quiet_to is not None:
                 start, end = minutes(quiet_from), minutes(quiet_to)
                 if start == end:
-                    raise UserError("Quiet hours need a start and an end that differ.")
+                    raise UserError(M.QUIET_DIFFER)
                 changes |= {"quiet_start": start, "quiet_end": end}
             if clear_quiet_hours:
                 changes |= {"quiet_start": None, "quiet_end": None}
@@ -99,13 +99,11 @@ class SettingsCog(commands.Cog):
                 changes["timezone"] = timezone.strip()
             try:
                 new = dataclasses.replace(current, **changes)
-            except ValueError as error:
-                raise UserError(
-                    f"{error}. Time zones are written like Europe/Bucharest, Europe/Madrid or America/Mexico_City."
-                ) from None
+            except ValueError:  # the only value not checked above: the time zone
+                raise UserError(M.UNKNOWN_TIMEZONE, zone=quote_typed(timezone or "")) from None
             if changes:
                 await store.set_user_settings(new)
-            await interaction.response.send_message(notify_text(new), ephemeral=True)
+            await interaction.response.send_message(notify_text(new, lang_of(interaction)), ephemeral=True)
 
         await guarded(interaction, work())
 
@@ -129,7 +127,7 @@ class SettingsCog(commands.Cog):
     ) -> None:
         async def work():
             if interaction.guild_id is None:
-                raise UserError("Server settings are set in a server.")
+                raise UserError(M.SERVER_SETTINGS_IN_SERVER)
             perms = getattr(interaction, "permissions", None)
             changes = {
                 k: v
@@ -142,13 +140,20 @@ class SettingsCog(commands.Cog):
                 if v is not None
             }
             if changes and not (perms and perms.manage_guild):
-                raise UserError("Only members with Manage Server change this server's limits.")
+                raise UserError(M.ONLY_MANAGE_SERVER)
+            for value, low, high in (
+                (lobbies_per_member, 1, 50),
+                (games_per_member, 1, 200),
+                (lobby_expiry_hours, 0.5, 720),
+            ):
+                if value is not None and not low <= value <= high:  # discord.py does not re-check declared ranges
+                    raise UserError(M.SERVER_LIMIT_RANGES)
             store = service_of(interaction).store
             current = await store.get_guild_settings(interaction.guild_id)
             try:
                 new: GuildSettings = dataclasses.replace(current, **changes)
-            except ValueError as error:
-                raise UserError(str(error)) from None
+            except ValueError:
+                raise UserError(M.SERVER_LIMIT_RANGES) from None
             if changes:
                 await store.set_guild_settings(new)
             lang = lang_of(interaction)

@@ -112,6 +112,7 @@ CHANNEL_HAS_GAME = N_(
     "This channel already has a game (#{game_id}, {status}){link}. Finish or cancel it first, or start a thread "
     "for another game."
 )
+GAME_STATUS = {"lobby": N_("lobby"), "playing": N_("playing")}  # {status} of CHANNEL_HAS_GAME
 DISCORD_FAILED_LOBBY = N_("Discord did not take the table just now: try `/game new` again in a moment.")
 CANNOT_POST_TABLE = N_(
     "I could not post the table in this channel ({error}): check that I can view the channel, send messages and "
@@ -318,6 +319,73 @@ STATS_LINE = N_("{game}: {played} played, {wins} won, average {average}, best {b
 STATS_SERVER_LINE = N_("{player} — {game}: {played} played, {wins} won, average {average}, best {best}")
 STATS_PER_SERVER = N_("Statistics are kept per server: use this command in a server.")
 NO_FINISHED_GAME = N_("No finished game yet.")
+
+KINGDOM_HEAD = NP_(
+    "**{owners}**'s kingdom ({n} point). The grid in text: `/look kingdom text:True`.",
+    "**{owners}**'s kingdom ({n} points). The grid in text: `/look kingdom text:True`.",
+)
+TABLE_NOT_DRAWN = N_("The table could not be drawn just now. {alt}")
+PICTURE_NOT_MADE = N_("That picture could not be made just now; it has been logged. Try again later.")
+REPLAY_CAPTION = N_("The game so far, turn by turn.")
+CHART_CAPTION = N_("Every kingdom's score, round by round.")
+LEADERBOARD_TITLE = N_("**{game} leaderboard** (OpenSkill rating, μ − 3σ; recomputed from every result)")
+LEADERBOARD_LINE = NP_(
+    "{rank}. {player} — {rating} ({n} game, {wins} won)", "{rank}. {player} — {rating} ({n} games, {wins} won)"
+)
+
+# -- /game mine and the games elsewhere (cogs/mine.py, cogs/lobby.py) ------------------------------------------
+# {channel} is the channel's mention; {link} is empty or " — " and the table's address.
+MINE_TITLE = N_("**Your games in this server**")
+MINE_ELSEWHERE = N_("There is no game in this channel. Your games in this server:")
+MINE_NONE = N_("You have no game in this server: start one with `/game new`.")
+MINE_PAGE = N_("Page {page} of {pages}: `/game mine page:{next}` for more.")
+MINE_WAITING = N_("**{game}** in {channel}: a table waiting to start{link}")
+MINE_UNREADABLE = N_("**{game}** in {channel}: cannot be read (the host can close it with `/game cancel`)")
+MINE_YOUR_TURN_FIRST_LINE = N_("➡️ **{game}** in {channel}, choosing the first line: **your turn**{link}")
+MINE_YOUR_TURN_ROUND = N_("➡️ **{game}** in {channel}, round {round}/{rounds}: **your turn**{link}")
+MINE_THEIR_TURN_FIRST_LINE = N_("**{game}** in {channel}, choosing the first line: it's {name}'s turn{link}")
+MINE_THEIR_TURN_ROUND = N_("**{game}** in {channel}, round {round}/{rounds}: it's {name}'s turn{link}")
+UNREADABLE_ONLY_HOST = N_("Only the host or a member with Manage Channels can close this game that cannot be read.")
+UNREADABLE_CLOSED = N_("Game #{game_id} could not be read; it is closed and the channel is free for a new game.")
+
+# -- /settings (cogs/settings.py) --------------------------------------------------------------------------------
+NOTIFY_NO_QUIET = {
+    "channel": N_("You are told it is your turn by a mention in the game's channel; no quiet hours."),
+    "dm": N_("You are told it is your turn by a direct message with the link and the button; no quiet hours."),
+    "both": N_("You are told it is your turn by both a mention and a direct message; no quiet hours."),
+}
+NOTIFY_QUIET = {
+    "channel": N_(
+        "You are told it is your turn by a mention in the game's channel; quiet hours {start}-{end} ({zone}): "
+        "reminders wait."
+    ),
+    "dm": N_(
+        "You are told it is your turn by a direct message with the link and the button; quiet hours {start}-{end} "
+        "({zone}): reminders wait."
+    ),
+    "both": N_(
+        "You are told it is your turn by both a mention and a direct message; quiet hours {start}-{end} ({zone}): "
+        "reminders wait."
+    ),
+}
+NOT_A_TIME = N_("{typed} is not a time of day: write it like 22:30 or 7:00.")
+PICK_HOW = N_("Pick how from the list: channel, dm or both.")
+QUIET_BOTH_ENDS = N_("Give both ends of your quiet hours: quiet_from and quiet_to (like 22:30 and 07:00).")
+QUIET_DIFFER = N_("Quiet hours need a start and an end that differ.")
+UNKNOWN_TIMEZONE = N_(
+    "{zone} is not a time zone I know. Time zones are written like Europe/Bucharest, Europe/Madrid or "
+    "America/Mexico_City."
+)
+SERVER_SETTINGS_IN_SERVER = N_("Server settings are set in a server.")
+ONLY_MANAGE_SERVER = N_("Only members with Manage Server change this server's limits.")
+SERVER_LIMIT_RANGES = N_(
+    "Open tables per member go from 1 to 50, games per member from 1 to 200, and the hours before a table nobody "
+    "starts closes from 0.5 to 720."
+)
+
+# -- /play typed input (cogs/play.py) ----------------------------------------------------------------------------
+BAD_CELL = N_("Cannot read cell {typed}: write a column letter and a row number, like E5.")
+UNREADABLE_TYPED = N_("I could not read what you typed: pick one of the suggestions the command offers.")
 
 # -- pictures (render/*.py): short, they must fit their boxes ----------------------------------------------------
 PIC_PREVIEW = N_("Preview: {domino} on {cells}")
@@ -571,5 +639,5 @@ SELECT_PLACEHOLDERS = [  # 150 characters
     BUILD_PLACEHOLDER,
     DRAGON_PLACEHOLDER,
 ]
-AUTOCOMPLETE_CHOICES = [CELL_THEN]  # 100 characters
+AUTOCOMPLETE_CHOICES = [CELL_THEN, *DIRECTIONS.values()]  # 100 characters
 AUTOCOMPLETE_PLURALS = [TAX_CHOICE, BUILD_CHOICE]
