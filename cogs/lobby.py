@@ -408,7 +408,9 @@ async def lobby_action(
                 lobby_message = rec.table_message_id
                 outcome = await service.start(rec)
                 await refresh_lobby(interaction, outcome.record, lobby_message)
-                await interaction.followup.send(outcome.warning or translate(mine, M.GAME_STARTED), ephemeral=True)
+                await interaction.followup.send(
+                    outcome.warning_in(mine) or translate(mine, M.GAME_STARTED), ephemeral=True
+                )
                 return
             else:
                 raise UserError(M.UNKNOWN_LOBBY_ACTION, action=repr(op))

@@ -97,7 +97,8 @@ class PlayCog(commands.Cog):
                 raise UserError(M.UNREADABLE_TYPED) from None
             # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
             outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
-            await after_action(interaction, rec.id, str(interaction.user.id), warning=outcome.warning)
+            warning = outcome.warning_in(lang_of(interaction))
+            await after_action(interaction, rec.id, str(interaction.user.id), warning=warning)
 
         await guarded(interaction, work())
 

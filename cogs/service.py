@@ -185,8 +185,12 @@ class MoveOutcome:
     game: Game
     events: list[Event] = field(default_factory=list)
     table_posted: bool = False
-    warning: str | None = None  # set when the move is saved but something after it failed
-    automatic: list[tuple[str, str]] = field(default_factory=list)  # (player, what was done for them)
+    # Sentences for the mover, in the language they are asked for (the mover's, not the table's):
+    warning: Callable[[str], str] | None = None  # set when the move is saved but something after it failed
+    automatic: list[tuple[str, Callable[[str], str]]] = field(default_factory=list)  # (player, done for them)
+
+    def warning_in(self, lang: str) -> str | None:
+        return self.warning(lang) if self.warning is not None else None
 
 
 class GameService:
@@ -394,7 +398,10 @@ class GameService:
                     raise UserError(
                         lambda lang, e=error, g=game, seats=rec.seats: refusal_words(e, g, seats, player, lang)
                     ) from None
-                outcome.warning = refusal_words(error, game, rec.seats, player)
+                then = game.clone()  # the refusal is worded from the game as it was refused
+                outcome.warning = lambda lang, e=error, g=then, seats=rec.seats: refusal_words(
+                    e, g, seats, player, lang
+                )
                 break
             rec = await self._save(rec, game, action, player, user_id, new)
             events.extend(new)
@@ -418,8 +425,10 @@ class GameService:
             events = game.apply(claims[0], by=d.player)
             rec = await self._save(rec, game, claims[0], d.player, None, events)
             rw = game.config.game == "royal-wedding"
-            lang = game_language(rec)
-            said = translate(lang, M.FORCED_CLAIM, domino=domino_words(claims[0].domino, with_box=rw, lang=lang))
+
+            def said(lang: str, domino=claims[0].domino, rw=rw) -> str:
+                return translate(lang, M.FORCED_CLAIM, domino=domino_words(domino, with_box=rw, lang=lang))
+
             outcome.automatic.append((d.player, said))
         return rec
 
@@ -449,8 +458,12 @@ class GameService:
                 )
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", outcome.record.id)
-            reason = str(error) if isinstance(error, UserError) else "I could not update the table just now."
-            outcome.warning = f"Your move is saved, but: {reason} The table will be posted again shortly."
+
+            def warning(lang: str, error=error) -> str:
+                reason = error.text(lang) if isinstance(error, UserError) else translate(lang, M.TABLE_NOT_UPDATED)
+                return translate(lang, M.MOVE_SAVED_BUT, reason=reason)
+
+            outcome.warning = warning
 
     async def _publish(self, outcome: MoveOutcome, *, note: str = "") -> None:
         """Post the table with everything that happened since the last one: once per version of the game, even
@@ -922,7 +935,7 @@ class GameService:
                 note = translate(game_language(rec), M.TIME_RAN_OUT, name=name)
                 await self._after_move(outcome, mover=d.player, note=note)
                 if outcome.warning:
-                    log.warning("Game %s: %s", rec.id, outcome.warning)
+                    log.warning("Game %s: %s", rec.id, outcome.warning_in("en"))
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
                 from .views import turn_view  # the views import this module

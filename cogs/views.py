@@ -75,7 +75,11 @@ async def guarded(interaction: discord.Interaction, work) -> None:
         try:
             text = (
                 await elsewhere(
-                    service_of(interaction), interaction.user.id, interaction.guild_id, interaction.channel_id
+                    service_of(interaction),
+                    interaction.user.id,
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    lang_of(interaction),
                 )
                 or text
             )
@@ -456,8 +460,9 @@ async def do_action(interaction: discord.Interaction, gid: int, ver: int, action
     service = service_of(interaction)
     outcome = await service.play(gid, interaction.user.id, action, expected_version=ver, through_optional=through)
     player = str(interaction.user.id)
-    mine = [said for who, said in outcome.automatic if who == player]
-    await after_action(interaction, gid, player, warning=outcome.warning, done_for_you=mine)
+    lang = lang_of(interaction)
+    mine = [said(lang) for who, said in outcome.automatic if who == player]
+    await after_action(interaction, gid, player, warning=outcome.warning_in(lang), done_for_you=mine)
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------
