@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import functools
 import io
 import logging
 import multiprocessing
@@ -153,10 +154,10 @@ def quiet_end(settings, now: datetime) -> datetime | None:
     return until.astimezone(UTC)
 
 
-def describe(fn, *args) -> str:
+def describe(fn, *args, **kwargs) -> str:
     """A picture's alt text (at most 1,024 characters); empty, and logged, if it cannot be made."""
     try:
-        return fn(*args)[:1024]
+        return fn(*args, **kwargs)[:1024]
     except Exception:
         log.warning("Could not describe a picture with %s", getattr(fn, "__name__", fn), exc_info=True)
         return ""
@@ -701,14 +702,14 @@ class GameService:
         lang = game_language(rec)
         png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         if png is not None:
-            alt = describe(table_alt_text, game, names)
+            alt = describe(table_alt_text, game, names, lang=lang)
             files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
         else:
             note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:
             sheet = await self.picture(rec.id, render_score_sheet, game, names, colours, lang=lang)
             if sheet is not None:
-                alt = describe(sheet_alt_text, game, names)
+                alt = describe(sheet_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
             if self.story_at_end:
                 files.extend(await self.story_files(rec, game))
@@ -795,15 +796,18 @@ class GameService:
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
+        lang = game_language(rec)
         files = []
         try:
             if replay:
-                gif, filename = await self.in_worker(render_replay, config, game.seed, log_data, names, colours)
-                alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
+                replay_in = functools.partial(render_replay, lang=lang)  # a module function: the worker can pickle it
+                gif, filename = await self.in_worker(replay_in, config, game.seed, log_data, names, colours)
+                alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
             if chart:
-                png = await self.in_worker(render_score_chart, config, game.seed, log_data, names, colours)
-                alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
+                chart_in = functools.partial(render_score_chart, lang=lang)
+                png = await self.in_worker(chart_in, config, game.seed, log_data, names, colours)
+                alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
         except Exception:
             log.exception("Game %s: the replay or the chart could not be made", rec.id)
