@@ -137,6 +137,16 @@ def text_width(s: str, size: int, bold: bool = False) -> float:
     return _mask(_fitted(s, size, bold, None), size, bold, "la")[3]
 
 
+def fit_size(s: str, size: int, max_width: float, *, bold: bool = False, smallest: int | None = None) -> int:
+    """The largest font size from `size` down to `smallest` (default: 80% of `size`, at least 12) at which `s` fits
+    in `max_width`; `smallest` when none does (text() then cuts it). A longer translation is drawn a little smaller
+    before it is cut."""
+    low = smallest if smallest is not None else max(12, round(size * 0.8))
+    while size > low and text_width(s, size, bold) > max_width:
+        size -= 1
+    return size
+
+
 def player_colours(game: Game, colours: Mapping[str, RGB] | None) -> dict[str, RGB]:
     """Every player's colour: the caller's, else the default palette by seat."""
     result = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(game.players)}

@@ -8,14 +8,15 @@ from PIL import Image
 
 from engine import Game, Placement, cell_name
 from engine.components import TERRAINS
+from i18n import NP_, translate, translate_plural
 from i18n import messages as M
-from i18n import translate, translate_plural
 
 from . import icons, tiles
 from .draw import (
     Draw,
     encode,
     fit_names,
+    fit_size,
     king_token,
     kingdom_colour,
     player_colours,
@@ -27,9 +28,10 @@ from .draw import (
     text_width,
 )
 from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
-from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB, TEXT
+from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB
 from .words import EN, delta_words, picture_lang, say_plural, terrain_name
 
+POINTS = NP_("point", "points")  # beside the kingdom's score
 WIDTH = 900
 HEADER = 104
 BANNER = 64
@@ -98,7 +100,7 @@ def render_kingdom(
 
     # Header: the player(s) in colour with their seat badges (and team mark), the score, the economy.
     x = PAD
-    points = say_plural(lang, "points", ("point", "points"), score.total)
+    points = say_plural(lang, "points", POINTS, score.total)
     score_w = text_width(str(score.total), 44, True) + text_width(points, 18) + 40
     letter = team_letter(game, kingdom_index)
     if letter is not None:
@@ -161,10 +163,13 @@ def render_kingdom(
         if score.harmony:
             parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
         summary = " · ".join(parts) if parts else translate(lang, M.PIC_NO_POINTS)
-        text(draw, (PAD + 18, cy), summary, 20, fill=TEXT, anchor="lm", max_width=WIDTH - 2 * PAD - 36)
+        room = WIDTH - 2 * PAD - 36
+        text(draw, (PAD + 18, cy), summary, fit_size(summary, 20, room, smallest=15), anchor="lm", max_width=room)
 
     layout = kingdom_layout(game, kingdom_index)
-    draw_kingdom(im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview)
+    draw_kingdom(
+        im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview, lang=lang
+    )
 
     # Legend: the terrain letters, so colour is never needed.
     ly = HEADER + BANNER + GRID + 16

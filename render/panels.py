@@ -154,7 +154,7 @@ def render_placement(
         words = translate(lang, "No legal spot from {cell}", cell=where)
     text(draw, (PAD + 116, y + 26), words, 20, bold=True, anchor="lm", max_width=WIDTH - PAD * 2 - 116)
 
-    draw_kingdom(im, game, index, layout, kingdom_colour(game, index, colours))
+    draw_kingdom(im, game, index, layout, kingdom_colour(game, index, colours), lang=lang)
     s = layout.cell
     first = dom.squares[0]
     x0, y0, x1, y1 = layout.cell_box(*cell)

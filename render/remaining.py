@@ -10,7 +10,7 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 
 from . import icons, tiles
-from .draw import Draw, encode, text, text_width
+from .draw import Draw, encode, fit_size, text, text_width
 from .palette import BACKGROUND, FAINT, MUTED, PANEL, PANEL_EDGE, TERRAIN_COLOURS, TEXT
 from .words import game_title, picture_lang, terrain_name
 
@@ -61,10 +61,9 @@ def render_remaining(game: Game, *, lang: str = "en") -> bytes:
     y = HEAD
     tile = ROW - 8
     labels = {t: terrain_name(lang, t) for t in counts}
-    label_size = 18
-    while label_size > 13 and max(text_width(w, label_size) for w in labels.values()) > 118:
-        label_size -= 1
-    name_w = 118
+    widest = max(text_width(w, 18) for w in labels.values())
+    name_w = min(170, max(118, round(widest) + 14))  # a longer name takes room from the bars
+    label_size = min(fit_size(w, 18, name_w - 4, smallest=14) for w in labels.values())
     bar_x0 = PAD + tile + 12 + name_w
     bar_x1 = WIDTH - PAD - 150
     for terrain, (squares, crowns) in counts.items():
@@ -100,5 +99,6 @@ def render_remaining(game: Game, *, lang: str = "en") -> bytes:
     if len(game.setup.boxes) > 1:
         per_box = {box: sum(1 for d in unseen if d[0] == box) for box in game.setup.boxes}
         words = " · ".join(f"{game_title(lang, BOX_NAMES[b], BOX_NAMES[b].lower())} {c}" for b, c in per_box.items())
-        text(draw, (WIDTH - PAD - 4, y + 26), words, 15, fill=MUTED, anchor="rm", max_width=WIDTH - x - PAD)
+        room = WIDTH - x - PAD
+        text(draw, (WIDTH - PAD - 4, y + 26), words, fit_size(words, 15, room), fill=MUTED, anchor="rm", max_width=room)
     return encode(im)

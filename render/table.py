@@ -507,7 +507,7 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang:
             while size > 14 and _items_width(items, size) > room:
                 size -= 1
         name_size = BOARD_NAME_SIZE
-        while name_size > 17 and text_width(name, name_size, True) > room:
+        while name_size > 15 and text_width(name, name_size, True) > room:  # 17 fits every English name
             name_size -= 1
         text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
         for i, items in enumerate(rows_items):
