@@ -255,7 +255,7 @@ def render_score_chart(
 
 def render_history(history: ScoreHistory, names, colours, game, *, lang: str = "en") -> bytes:
     """The chart of a history already computed (`game`: any state of that game, for default names and colours)."""
-    return encode(draw_chart(history, player_names(game, names), player_colours(game, colours), lang))
+    return encode(draw_chart(history, player_names(game, names, lang), player_colours(game, colours), lang))
 
 
 __all__ = ["ScoreHistory", "history_from_steps", "render_history", "render_score_chart", "score_history"]

@@ -10,6 +10,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine import Game
+from i18n import translate
 
 from . import fonts
 from .names import clean_name
@@ -155,15 +156,15 @@ def player_colours(game: Game, colours: Mapping[str, RGB] | None) -> dict[str, R
     return result
 
 
-def player_names(game: Game, names: Mapping[str, str] | None) -> dict[str, str]:
+def player_names(game: Game, names: Mapping[str, str] | None, lang: str = "en") -> dict[str, str]:
     """Every player's display name, cleaned (see clean_name): the caller's, else the player id; a name with nothing
-    the fonts can draw becomes "Player N" (N the seat number drawn beside it)."""
+    the fonts can draw becomes "Player N" in `lang` (N the seat number drawn beside it)."""
     result = {}
     given = dict(names or {})
     for seat, p in enumerate(game.players, start=1):
         name = clean_name(given.get(p, p), fallback=p)
         if not _fitted(name, 20, True, None).strip():
-            name = f"Player {seat}"
+            name = f"Player {seat}" if lang == "en" else translate(lang, "Player {number}", number=seat)
         result[p] = name
     return result
 

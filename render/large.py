@@ -86,7 +86,7 @@ def render_kingdom(
     place, outlined, with the score change the engine gives for it (an illegal placement raises IllegalPlacement).
     """
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     k = game.kingdoms[kingdom_index]
     colour = kingdom_colour(game, kingdom_index, colours)

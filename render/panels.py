@@ -132,7 +132,7 @@ def render_placement(
     square may legally go, that square faintly with its direction and the score change the engine gives; words in
     `lang`."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]
@@ -214,7 +214,7 @@ def render_offer(
     """The dominoes of the line to claim from, four to a row, each with its number, squares and crowns; the ones
     already claimed show their king. The panel's buttons carry the same numbers. Words in `lang`."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     line = offer_line(game)
     royal = game.config.game == "royal-wedding"
@@ -261,7 +261,7 @@ def render_tax(
     """The two squares of the domino just placed, each with what a knight sent there collects now (the size of
     its territory, plus what the buildings add), and the knights in reserve. Words in `lang`."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]
@@ -317,7 +317,7 @@ def render_dragon(
     table): its price and which other players could afford it now, so what burning it takes from whom. Words in
     `lang`."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]

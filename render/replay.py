@@ -471,7 +471,7 @@ def frame_drawer(
     `lang`."""
     lang = picture_lang(lang)
     game = steps[0].game
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     layout = replay_layout(len(game.kingdoms), game.setup.kingdom_size)
     windows = replay_windows(list(steps))

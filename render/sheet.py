@@ -107,7 +107,7 @@ def render_score_sheet(
     buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
     decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     breakdowns = game.scores()
     over = game.is_over

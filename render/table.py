@@ -662,7 +662,7 @@ def render_table(
     """The whole table as PNG bytes, 1000 pixels wide: header with round and phase, both lines, the builders' board
     (Queendomino rules), and every kingdom with its name(s), seat badge, colour and score; `active`'s kingdom is
     highlighted."""
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     layout = table_layout(game)
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)

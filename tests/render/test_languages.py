@@ -28,6 +28,7 @@ from render.alt import (
     sheet_alt_text,
     table_alt_text,
 )
+from render.draw import player_names
 from render.words import terrain_name
 
 from .helpers import MODES, NAMES, config, mode_id, names_for, state
@@ -224,3 +225,11 @@ def test_alt_texts_in_czech_say_rytir_and_dilek():
     grid = kingdom_text(game, 0, lang="cs")
     assert "Legenda: písmeno = krajina, číslice = korunky" in grid
     assert "W obilné pole" in grid
+
+
+def test_a_name_no_font_can_draw_becomes_the_seat_in_the_pictures_language():
+    game = state(config("kingdomino", 2), seed=1, fraction=0.3)
+    undrawable = {"p1": "\U00013000\U00010000", "p2": "Bob"}  # hieroglyph, Linear B: in no font
+    assert player_names(game, undrawable, "cs") == {"p1": "Hráč 1", "p2": "Bob"}
+    assert player_names(game, undrawable, "ro") == {"p1": "Jucătorul 1", "p2": "Bob"}
+    assert player_names(game, undrawable) == {"p1": "Player 1", "p2": "Bob"}
