@@ -789,14 +789,15 @@ class GameService:
         return await asyncio.get_running_loop().run_in_executor(self._picture_pool, fn, *args)
 
     async def story_files(
-        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True
+        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
     ) -> list[discord.File]:
-        """The game told again: the animated replay and the score chart, with their descriptions. Empty (logged)
-        when they cannot be made; a game never waits on them."""
+        """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
+        private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
+        a game never waits on them."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
-        lang = game_language(rec)
+        lang = lang or game_language(rec)
         files = []
         try:
             if replay:
