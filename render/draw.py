@@ -143,7 +143,7 @@ def fit_size(s: str, size: int, max_width: float, *, bold: bool = False, smalles
     in `max_width`; `smallest` when none does (text() then cuts it). A longer translation is drawn a little smaller
     before it is cut."""
     low = smallest if smallest is not None else max(12, round(size * 0.8))
-    while size > low and text_width(s, size, bold) > max_width:
+    while size > low and text_width(s, size, bold) > round(max_width):  # text() cuts at the rounded width
         size -= 1
     return size
 

@@ -28,7 +28,7 @@ from render.alt import (
     sheet_alt_text,
     table_alt_text,
 )
-from render.draw import player_names
+from render.draw import _fitted, fit_size, player_names, text_width
 from render.words import terrain_name
 
 from .helpers import MODES, NAMES, config, mode_id, names_for, state
@@ -233,3 +233,16 @@ def test_a_name_no_font_can_draw_becomes_the_seat_in_the_pictures_language():
     assert player_names(game, undrawable, "cs") == {"p1": "Hráč 1", "p2": "Bob"}
     assert player_names(game, undrawable, "ro") == {"p1": "Jucătorul 1", "p2": "Bob"}
     assert player_names(game, undrawable) == {"p1": "Player 1", "p2": "Bob"}
+
+
+def test_fit_size_picks_a_size_that_text_does_not_cut():
+    """fit_size and text() agree on what fits: text() cuts at the rounded width (the unseen boxes' line in Spanish
+    once fitted by 0.2 pixel and was cut)."""
+    words = "Queendomino 8 · Kingdomino 16"
+    width = text_width(words, 15)
+    for room in (width + 0.3, width + 0.6, width - 0.3, width * 0.9):
+        size = fit_size(words, 15, room)
+        if text_width(words, size) <= round(room):
+            assert _fitted(words, size, False, round(room)) == words
+        else:
+            assert size == 12  # the smallest allowed: text() cuts it
