@@ -13,11 +13,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game
+from engine import Game, Place
 from i18n import PSEUDO, translate, translate_plural
 from i18n import messages as M
 from i18n.pseudo import english_outside_catalogues
-from render import fonts, render_offer
+from render import (
+    fonts,
+    render_dragon,
+    render_kingdom,
+    render_offer,
+    render_placement,
+    render_remaining,
+    render_tax,
+)
 from render.alt import (
     ALT_LIMIT,
     CODE_BLOCK_LIMIT,
@@ -246,3 +254,31 @@ def test_fit_size_picks_a_size_that_text_does_not_cut():
             assert _fitted(words, size, False, round(room)) == words
         else:
             assert size == 12  # the smallest allowed: text() cuts it
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(MODES), st.integers(0, 2), st.sampled_from([0.1, 0.4, 0.7, 0.95]), st.sampled_from(LANGS))
+def test_the_turn_pictures_fit_in_every_mode(mode, seed, fraction, lang):
+    """The picture of the decision at hand, its kingdom and the unseen dominoes, in any mode: nothing cut or off."""
+    game = state(config(*mode), seed, fraction)
+    d = game.decision()
+    if d is None:
+        return
+    names = names_for(game)
+    with recording() as drawn:
+        if d.kind in ("claim", "first_claim"):
+            render_offer(game, d.player, names, None, lang=lang)
+        elif d.kind == "place":
+            places = [a for a in game.legal_actions() if isinstance(a, Place)]
+            if places:
+                render_placement(game, d.player, d.domino, (places[0].row, places[0].col), names, None, lang=lang)
+                render_kingdom(game, d.kingdom, names, None, preview=(d.domino, places[0].placement), lang=lang)
+        elif d.kind == "tax":
+            render_tax(game, d.player, names, None, lang=lang)
+        elif d.kind == "dragon":
+            render_dragon(game, d.player, names, None, lang=lang)
+        render_kingdom(game, game.kingdom_of(d.player), names, None, lang=lang)
+        render_remaining(game, lang=lang)
+    for t in drawn:
+        assert not t.cut, f"{t.asked!r} drawn as {t.shown!r}"
+        assert t.left >= -1 and t.right <= t.picture_width + 1, t.shown
