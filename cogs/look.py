@@ -54,7 +54,7 @@ async def send_look(
     if what == "table":
         d = game.decision()
         png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
-        alt = describe(table_alt_text, game, names)
+        alt = describe(table_alt_text, game, names, lang=lang)
         if png is None:
             await interaction.followup.send(clip(translate(lang, M.TABLE_NOT_DRAWN, alt=alt), 2000), ephemeral=True)
             return
@@ -65,7 +65,7 @@ async def send_look(
         )
         return
     if what in ("replay", "chart"):
-        files = await service.story_files(rec, game, replay=what == "replay", chart=what == "chart")
+        files = await service.story_files(rec, game, replay=what == "replay", chart=what == "chart", lang=lang)
         wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
         if not wanted:
             raise UserError(M.PICTURE_NOT_MADE)
@@ -83,13 +83,13 @@ async def send_look(
         k = game.kingdoms[index]
         owners = " & ".join(safe(names.get(p, p)) for p in k.players)
         total = game.scores()[index].total
-        grid = kingdom_text(game, index)
+        grid = kingdom_text(game, index, lang=lang)
         if as_text:  # for screen readers: the grid in words and letters, no picture
             head = translate_plural(lang, *M.KINGDOM_TITLE, abs(total), owners=owners)
             await interaction.followup.send(clip(f"{head}\n```\n{grid}\n```", 2000), ephemeral=True)
             return
-        png = await service.picture(rec.id, render_kingdom, game, index, names, colours)
-        alt = describe(kingdom_alt_text, game, index, names)
+        png = await service.picture(rec.id, render_kingdom, game, index, names, colours, lang=lang)
+        alt = describe(kingdom_alt_text, game, index, names, lang=lang)
         files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
         await interaction.followup.send(
             clip(translate_plural(lang, *M.KINGDOM_HEAD, abs(total), owners=owners), 2000), files=files, ephemeral=True
@@ -101,7 +101,7 @@ async def send_look(
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
         return
     if what == "remaining":
-        png = await service.picture(rec.id, render_remaining, game)
+        png = await service.picture(rec.id, render_remaining, game, lang=lang)
         unseen = len(game.unseen_dominoes())
         total = unseen + len(game.revealed)
         text = translate_plural(lang, *(M.UNSEEN_OF_OVER if game.is_over else M.UNSEEN_OF), unseen, total=total)

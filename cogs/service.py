@@ -152,10 +152,10 @@ def quiet_end(settings, now: datetime) -> datetime | None:
     return until.astimezone(UTC)
 
 
-def describe(fn, *args) -> str:
+def describe(fn, *args, **kwargs) -> str:
     """A picture's alt text (at most 1,024 characters); empty, and logged, if it cannot be made."""
     try:
-        return fn(*args)[:1024]
+        return fn(*args, **kwargs)[:1024]
     except Exception:
         log.warning("Could not describe a picture with %s", getattr(fn, "__name__", fn), exc_info=True)
         return ""
@@ -712,14 +712,14 @@ class GameService:
         lang = game_language(rec)
         png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
         if png is not None:
-            alt = describe(table_alt_text, game, names)
+            alt = describe(table_alt_text, game, names, lang=lang)
             files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
         else:
             note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:
             sheet = await self.picture(rec.id, render_score_sheet, game, names, colours, lang=lang)
             if sheet is not None:
-                alt = describe(sheet_alt_text, game, names)
+                alt = describe(sheet_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
             if self.story_at_end:
                 files.extend(await self.story_files(rec, game))
@@ -791,24 +791,26 @@ class GameService:
         return False
 
     async def story_files(
-        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True
+        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
     ) -> list[discord.File]:
-        """The game told again: the animated replay and the score chart, with their descriptions. Empty (logged)
-        when they cannot be made; a game never waits on them."""
+        """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
+        private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
+        a game never waits on them."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
+        lang = lang or game_language(rec)
         files = []
         if replay:
-            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours)
+            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours, lang=lang)
             if made is not None:
                 gif, filename = made
-                alt = await asyncio.to_thread(describe, replay_alt_text, game, names)
+                alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
         if chart:
-            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours)
+            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours, lang=lang)
             if png is not None:
-                alt = await asyncio.to_thread(describe, chart_alt_text, game, names)
+                alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
         return files
 

@@ -125,19 +125,21 @@ class Panel:
 
 
 async def kingdom_png(rec: GameRecord, game: Game, kingdom: int, **options) -> bytes | None:
+    """The kingdom picture; `options` are render_kingdom's (legal_spots, preview, lang)."""
     names, colours = names_and_colours(rec)
     return await pictures.draw(render_kingdom, game, kingdom, names, colours, **options)
 
 
-async def panel_png(rec: GameRecord, render, game: Game, *args) -> bytes | None:
-    """One of the turn panel's pictures (the free dominoes, a placement, tax, the dragon); None if it fails."""
+async def panel_png(rec: GameRecord, render, game: Game, *args, lang: str = "en") -> bytes | None:
+    """One of the turn panel's pictures (the free dominoes, a placement, tax, the dragon) with its words in `lang`;
+    None if it fails."""
     names, colours = names_and_colours(rec)
-    return await pictures.draw(render, game, *args, names, colours)
+    return await pictures.draw(render, game, *args, names, colours, lang=lang)
 
 
-def kingdom_alt(rec: GameRecord, game: Game, kingdom: int) -> str:
+def kingdom_alt(rec: GameRecord, game: Game, kingdom: int, lang: str = "en") -> str:
     names, _ = names_and_colours(rec)
-    return describe(kingdom_alt_text, game, kingdom, names)
+    return describe(kingdom_alt_text, game, kingdom, names, lang=lang)
 
 
 def placement_gain(game: Game, kingdom: int, action: Place) -> int:
@@ -168,7 +170,7 @@ async def preview_panel(rec: GameRecord, player: str, action: Place, *, lang: st
     if d is None or d.player != player or d.kind != "place":
         raise UserError(STALE)
     gain = placement_gain(game, d.kingdom, action)
-    png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement))
+    png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement), lang=lang)
     r, c = action.row, action.col
     words = {
         "domino": game_domino_words(game, d.domino, lang),
@@ -218,7 +220,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             if isinstance(a, Claim)
         ]
         first = d.kind == "first_claim"
-        png = await panel_png(rec, render_offer, game, player)
+        png = await panel_png(rec, render_offer, game, player, lang=lang)
         free = ", ".join(game_domino_words(game, a.domino, lang) for a in game.legal_actions() if isinstance(a, Claim))
         pick = translate(lang, M.PICK_FIRST_LINE if first else M.PICK_NEXT_LINE)
         return Panel(
@@ -258,7 +260,7 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
                 )
                 items.append(DirectionButton(gid, ver, a, label=label))
             items.append(OpenPanelButton(gid, ver, label=translate(lang, M.BUTTON_BACK)))
-            png = await panel_png(rec, render_placement, game, player, d.domino, cell)
+            png = await panel_png(rec, render_placement, game, player, d.domino, cell, lang=lang)
             which_way = translate(
                 lang,
                 M.WHICH_WAY,
@@ -304,27 +306,27 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
             items.append(CellSelect(gid, ver, i // 25, options=options, placeholder=placeholder[:150]))
             if len(items) == 4:
                 break
-        png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells)
+        png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells, lang=lang)
         legal = translate(lang, M.LEGAL_CELLS_ALT, cells=", ".join(cell_name(*c) for c in cells))
         return Panel(
-            alt=kingdom_alt(rec, game, d.kingdom) + " " + legal,
+            alt=kingdom_alt(rec, game, d.kingdom, lang) + " " + legal,
             content=f"{head}\n{translate(lang, M.PICK_CELL, square=square_words(dom.squares[0], lang))}",
             png=png,
             items=items,
         )
     panel = optional_panel(rec, game, player, head, lang=lang)
     if d.kind == "tax":
-        panel.png, panel.filename = await panel_png(rec, render_tax, game, player), "tax.png"
+        panel.png, panel.filename = await panel_png(rec, render_tax, game, player, lang=lang), "tax.png"
         choices = ", ".join(
             item.item.label for item in panel.items if isinstance(item, ThroughButton) and isinstance(item.action, Tax)
         )
         panel.alt = translate(lang, M.TAX_ALT, choices=choices)
     elif d.kind == "dragon" or any(isinstance(i, DragonSelect) for i in panel.items):
-        panel.png, panel.filename = await panel_png(rec, render_dragon, game, player), "dragon.png"
+        panel.png, panel.filename = await panel_png(rec, render_dragon, game, player, lang=lang), "dragon.png"
         panel.alt = translate(lang, M.DRAGON_ALT)
     else:
-        panel.png = await kingdom_png(rec, game, d.kingdom)
-        panel.alt = kingdom_alt(rec, game, d.kingdom)
+        panel.png = await kingdom_png(rec, game, d.kingdom, lang=lang)
+        panel.alt = kingdom_alt(rec, game, d.kingdom, lang)
     return panel
 
 
@@ -408,11 +410,11 @@ async def build_site_panel(rec: GameRecord, player: str, slot: int, *, lang: str
         for r, c in cells[:23]
     ]
     items.append(OpenPanelButton(rec.id, rec.version, label=translate(lang, M.BUTTON_BACK)))
-    png = await kingdom_png(rec, trial, d.kingdom, legal_spots=cells)  # type: ignore[union-attr]
+    png = await kingdom_png(rec, trial, d.kingdom, legal_spots=cells, lang=lang)  # type: ignore[union-attr]
     name = building_words(trial.board[slot], lang)  # type: ignore[arg-type]
     free = translate(lang, M.FREE_TOWN_ALT, cells=", ".join(cell_name(*c) for c in cells))
     return Panel(
-        alt=kingdom_alt(rec, trial, d.kingdom) + " " + free,  # type: ignore[union-attr]
+        alt=kingdom_alt(rec, trial, d.kingdom, lang) + " " + free,  # type: ignore[union-attr]
         content=translate_plural(lang, *M.BUILD_WHERE, trial.cost_of(slot, d.kingdom), building=name),  # type: ignore[union-attr]
         png=png,
         items=items,

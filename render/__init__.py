@@ -11,6 +11,11 @@
     clean_name(name) -> str                              # a name safe to draw and store (never empty)
     safe_render(fn, *args, **kwargs) -> bytes | None     # a picture, or None (logged) when drawing fails
 
+Every picture takes a keyword `lang="en"` (a language code or a discord.Locale) and draws its words in that language
+(render/words.py): English stays exactly as it has always been drawn; elsewhere the catalogue's sentences and the
+game's terms. So do `render.replay.render_replay`, `render.chart.render_score_chart` and every alt text of
+`render.alt`.
+
 `names` maps player ids to display names (missing ids show as themselves; every name goes through clean_name, and
 one no font can draw shows as "Player N"); `colours` maps player ids to RGB and defaults to PLAYER_COLOURS by seat.
 Every king carries its seat number (1..N in `game.players` order), so players are told apart without colour.

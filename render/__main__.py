@@ -2,6 +2,7 @@
 
     python -m render demo --game queendomino --players 4 --seed 7 --out /tmp/qd4
     python -m render demo --game royal-wedding --players 8 --teams --seed 3 --out /tmp/rw8
+    python -m render demo --game queendomino --players 4 --lang cs --out /tmp/qd4-cs   # the words in Czech
 
 Writes table_start.png, table_middle.png, table_end.png, kingdom_legal.png (the kingdom of the player placing a
 domino halfway through, with the legal spots), kingdom_preview.png (the placement the random player then makes,
@@ -48,7 +49,7 @@ def play_demo(config: GameConfig, seed: int) -> Game:
     return game
 
 
-def write_demo(config: GameConfig, seed: int, out: Path) -> list[Path]:
+def write_demo(config: GameConfig, seed: int, out: Path, lang: str = "en") -> list[Path]:
     names = {p: DEMO_NAMES[i % len(DEMO_NAMES)] for i, p in enumerate(config.players)}
     final = play_demo(config, seed)
     log = final.log
@@ -69,18 +70,23 @@ def write_demo(config: GameConfig, seed: int, out: Path) -> list[Path]:
         written.append(path)
 
     start = Game.new(config, seed)
-    save("table_start.png", render_table(start, names, None, _active(start)))
-    save("table_middle.png", render_table(middle, names, None, _active(middle)))
-    save("table_end.png", render_table(final, names, None, None))
+    save("table_start.png", render_table(start, names, None, _active(start), lang=lang))
+    save("table_middle.png", render_table(middle, names, None, _active(middle), lang=lang))
+    save("table_end.png", render_table(final, names, None, None, lang=lang))
     d = placing.decision()
     if d is not None:
         actions = placing.legal_actions()
         spots = sorted({(a.row, a.col) for a in actions if isinstance(a, Place)})
-        save("kingdom_legal.png", render_kingdom(placing, d.kingdom, names, None, legal_spots=spots))
+        save("kingdom_legal.png", render_kingdom(placing, d.kingdom, names, None, legal_spots=spots, lang=lang))
         move = log[at][1]
         assert isinstance(move, Place) and d.domino is not None
-        save("kingdom_preview.png", render_kingdom(placing, d.kingdom, names, None, preview=(d.domino, move.placement)))
-        save("placement.png", render_placement(placing, d.player, d.domino, (move.row, move.col), names, None))
+        save(
+            "kingdom_preview.png",
+            render_kingdom(placing, d.kingdom, names, None, preview=(d.domino, move.placement), lang=lang),
+        )
+        save(
+            "placement.png", render_placement(placing, d.player, d.domino, (move.row, move.col), names, None, lang=lang)
+        )
     # The first claim, tax and dragon decisions from halfway on.
     later = middle.clone()
     seen: set[str] = set()
@@ -94,10 +100,10 @@ def write_demo(config: GameConfig, seed: int, out: Path) -> list[Path]:
         if here is not None and here.kind in panels and here.kind not in seen:
             seen.add(here.kind)
             name, draw = panels[here.kind]
-            save(name, draw(later, here.player, names, None))
+            save(name, draw(later, here.player, names, None, lang=lang))
         later.apply(action)
-    save("score_sheet.png", render_score_sheet(final, names, None))
-    save("remaining.png", render_remaining(middle))
+    save("score_sheet.png", render_score_sheet(final, names, None, lang=lang))
+    save("remaining.png", render_remaining(middle, lang=lang))
     return written
 
 
@@ -116,12 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--variant", action="append", default=[], help="a variant; repeat for several")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
+    demo.add_argument("--lang", default="en", help="the pictures' language: en, ro, es, cs (or en-XA)")
     args = parser.parse_args(argv)
     try:
         config = demo_config(args.game, args.players, args.teams, args.variant)
     except ConfigError as error:
         parser.error(str(error))
-    for path in write_demo(config, args.seed, args.out):
+    for path in write_demo(config, args.seed, args.out, args.lang):
         print(path)
     return 0
 

@@ -11,6 +11,10 @@ Every alt text is one paragraph of plain sentences of at most 1,024 characters (
 description): the most useful facts come first and what does not fit is cut at a word, ending with "…". Names are
 made plain (no line breaks, no markdown characters) so nothing in them formats or breaks the text.
 `kingdom_text` is meant for a code block: it has no backticks and, with the fences, fits one 2,000-character message.
+
+Every function takes `lang` ("en" by default): each sentence is one whole catalogue sentence (named placeholders,
+plurals through translate_plural); in English the words are exactly the ones these functions always wrote.
+Terrain letters (`W2`) and cell names (`E4`) are the same in every language.
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ from collections.abc import Iterable, Mapping
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
+from i18n import N_, TERMS, term, translate, translate_plural
+from i18n import messages as M
 
 from .replay import GAME_TITLES
+from .words import EN, and_list, building_title, game_title, picture_lang, say
 
 ALT_LIMIT = 1024
 MESSAGE_LIMIT = 2000
@@ -43,13 +50,16 @@ def plain_name(name: str, fallback: str = "a player") -> str:
     return cleaned or fallback
 
 
-def _names(game: Game, names: Mapping[str, str] | None) -> dict[str, str]:
+def _names(game: Game, names: Mapping[str, str] | None, lang: str = EN) -> dict[str, str]:
     given = dict(names or {})
-    return {p: plain_name(given.get(p, p), f"player {i + 1}") for i, p in enumerate(game.players)}
+    return {
+        p: plain_name(given.get(p, p), translate(lang, "player {number}", number=i + 1))
+        for i, p in enumerate(game.players)
+    }
 
 
-def _kingdom_name(game: Game, index: int, names: Mapping[str, str]) -> str:
-    return " and ".join(names[p] for p in game.kingdoms[index].players)
+def _kingdom_name(game: Game, index: int, names: Mapping[str, str], lang: str = EN) -> str:
+    return and_list(lang, [names[p] for p in game.kingdoms[index].players])
 
 
 def _kingdom_index(game: Game, player: str | int) -> int:
@@ -83,31 +93,70 @@ def fit(parts: Iterable[str], limit: int = ALT_LIMIT) -> str:
     return out[:limit]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+# -- words ------------------------------------------------------------------------------------------------------------
+def terrain_word(terrain: str, lang: str = EN) -> str:
+    """A terrain in running text: the engine's key in English (`wheat`), the rulebook's word elsewhere."""
+    return terrain if lang == EN or terrain not in TERMS else term(lang, terrain)
 
 
-def _square_words(terrain: str, crowns: int) -> str:
-    return terrain if not crowns else f"{terrain} {_plural(crowns, 'crown')}"
+def _square_words(terrain: str, crowns: int, lang: str = EN) -> str:
+    word = terrain_word(terrain, lang)
+    if not crowns:
+        return word
+    return translate_plural(lang, "{terrain} {n} crown", "{terrain} {n} crowns", crowns, terrain=word)
 
 
-def domino_words(game: Game, domino_id: str) -> str:
+def domino_words(game: Game, domino_id: str, lang: str = EN) -> str:
     """`23 (wheat, lake 1 crown)`; with both boxes in play (Royal Wedding) the box letter too: `Q23 (...)`."""
     d = domino(domino_id)
     label = d.id if len(game.setup.boxes) > 1 else str(d.number)
     a, b = d.squares
-    return f"{label} ({_square_words(a.terrain, a.crowns)}, {_square_words(b.terrain, b.crowns)})"
+    return f"{label} ({_square_words(a.terrain, a.crowns, lang)}, {_square_words(b.terrain, b.crowns, lang)})"
 
 
-def _title(game: Game, deal: bool = True) -> str:
+def _building(building_id: str, lang: str) -> str:
+    return building_title(lang, building(building_id).name, building_id)
+
+
+def _coins(n: int, lang: str) -> str:
+    return translate_plural(lang, "{n} coin", "{n} coins", n)
+
+
+def _stock(game: Game, index: int, lang: str) -> tuple[str, str, str]:
+    """A kingdom's coins, knights in reserve and towers, each counted in words."""
+    k = game.kingdoms[index]
+    knights = translate_plural(lang, "{n} knight in reserve", "{n} knights in reserve", k.knights_reserve)
+    towers = translate_plural(lang, "{n} tower", "{n} towers", k.towers)
+    return _coins(k.coins, lang), knights, towers
+
+
+def _title(game: Game, deal: bool = True, lang: str = EN) -> str:
     cfg = game.config
     n = len(cfg.players)
-    title = f"{GAME_TITLES[cfg.game]}, {n} players"
+    name = game_title(lang, GAME_TITLES[cfg.game], cfg.game)
+    dynasty = cfg.deals > 1 and deal
+    where = {"deal": game.deal + 1, "deals": cfg.deals}
+    if cfg.teams is not None and dynasty:
+        return translate_plural(
+            lang,
+            "{game}, {n} player in {teams} teams, game {deal} of {deals}",
+            "{game}, {n} players in {teams} teams, game {deal} of {deals}",
+            n,
+            game=name,
+            teams=len(cfg.teams),
+            **where,
+        )
     if cfg.teams is not None:
-        title += f" in {len(cfg.teams)} teams"
-    if cfg.deals > 1 and deal:
-        title += f", game {game.deal + 1} of {cfg.deals}"
-    return title
+        return translate_plural(
+            lang, "{game}, {n} player in {teams} teams", "{game}, {n} players in {teams} teams", n, game=name,
+            teams=len(cfg.teams),
+        )  # fmt: skip
+    if dynasty:
+        return translate_plural(
+            lang, "{game}, {n} player, game {deal} of {deals}", "{game}, {n} players, game {deal} of {deals}", n,
+            game=name, **where,
+        )  # fmt: skip
+    return translate_plural(lang, "{game}, {n} player", "{game}, {n} players", n, game=name)
 
 
 def _totals(game: Game) -> list[int]:
@@ -116,187 +165,290 @@ def _totals(game: Game) -> list[int]:
     return game.match_totals()
 
 
-def _scores_sentence(game: Game, names: Mapping[str, str], label: str = "Scores") -> str:
-    totals = _totals(game)
-    order = sorted(range(len(game.kingdoms)), key=lambda i: (-totals[i], i))
-    return f"{label}: " + ", ".join(f"{_kingdom_name(game, i, names)} {totals[i]}" for i in order) + "."
+def _ranked_scores(game: Game, names: Mapping[str, str], totals, lang: str) -> str:
+    """`Ann 31, Bob 24`: every kingdom with its score, best first."""
+    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
+    return ", ".join(f"{_kingdom_name(game, i, names, lang)} {totals[i]}" for i in order)
 
 
-def _line_words(game: Game, line: list[list], names: Mapping[str, str]) -> str:
+def _line_words(game: Game, line: list[list], names: Mapping[str, str], lang: str = EN) -> str:
     parts = []
     for dom, king in line:
-        who = names[game.kings[king].player] if king is not None else "free"
-        parts.append(f"{domino_words(game, dom)} {who}")
+        who = names[game.kings[king].player] if king is not None else translate(lang, M.PIC_FREE)
+        parts.append(f"{domino_words(game, dom, lang)} {who}")
     return "; ".join(parts)
 
 
-def _turn_sentence(game: Game, names: Mapping[str, str]) -> str:
+def _turn_sentence(game: Game, names: Mapping[str, str], lang: str = EN) -> str:
     d = game.decision()
     if d is None:
         r = game.result()
-        who = " and ".join(names[p] for p in r.winners)
-        how = f" on the tie-break ({r.tiebreak})" if r.tiebreak and r.tiebreak != "shared" else ""
-        return f"Game over: {who} {'win' if len(r.winners) > 1 else 'wins'}{how}."
+        who = and_list(lang, [names[p] for p in r.winners]) if lang != EN else " and ".join(names[p] for p in r.winners)
+        many = len(r.winners) > 1
+        if r.tiebreak and r.tiebreak != "shared":
+            how = r.tiebreak
+            if lang != EN and r.tiebreak in M.TIEBREAKS:
+                how = translate(lang, M.TIEBREAKS[r.tiebreak])
+            if many:
+                return translate(lang, "Game over: {names} win on the tie-break ({tiebreak}).", names=who, tiebreak=how)
+            return translate(lang, "Game over: {names} wins on the tie-break ({tiebreak}).", names=who, tiebreak=how)
+        if many:
+            return translate(lang, "Game over: {names} win.", names=who)
+        return translate(lang, "Game over: {names} wins.", names=who)
     n = names[d.player]
-    words = {
-        FIRST_CLAIM: "choose a domino of the first line",
-        PLACE: f"place domino {domino_words(game, d.domino)}" if d.domino else "place a domino",
-        TAX: "send knights to collect tax, or skip",
-        BUILD: "build, or skip",
-        DRAGON: "bribe the dragon, or skip",
-        CLAIM: "choose a domino of the next line",
-    }
-    return f"{n}'s turn: {words.get(d.kind, d.words)}."
+    if d.kind == FIRST_CLAIM:
+        return translate(lang, "{name}'s turn: choose a domino of the first line.", name=n)
+    if d.kind == PLACE and d.domino:
+        return translate(
+            lang, "{name}'s turn: place domino {domino}.", name=n, domino=domino_words(game, d.domino, lang)
+        )
+    if d.kind == PLACE:
+        return translate(lang, "{name}'s turn: place a domino.", name=n)
+    if d.kind == TAX:
+        return translate(lang, "{name}'s turn: send knights to collect tax, or skip.", name=n)
+    if d.kind == BUILD:
+        return translate(lang, "{name}'s turn: build, or skip.", name=n)
+    if d.kind == DRAGON:
+        return translate(lang, "{name}'s turn: bribe the dragon, or skip.", name=n)
+    if d.kind == CLAIM:
+        return translate(lang, "{name}'s turn: choose a domino of the next line.", name=n)
+    return f"{n}'s turn: {d.words}."  # an unknown kind: the engine's own (English) words
 
 
-def table_alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
+def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The table picture in words: the game and round, whose turn, the scores, the lines, the builders' board."""
-    names = _names(game, names)
-    rounds = game.setup.rounds
-    where = f"round {game.round} of {rounds}" if game.round else "choosing the first dominoes"
-    parts = [f"Table of {_title(game)}, {where}.", _turn_sentence(game, names), _scores_sentence(game, names)]
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
+    title = _title(game, lang=lang)
+    if game.round:
+        where = translate(lang, "Table of {game}, round {round} of {rounds}.", game=title, round=game.round,
+                          rounds=game.setup.rounds)  # fmt: skip
+    else:
+        where = translate(lang, "Table of {game}, choosing the first dominoes.", game=title)
+    scores = translate(lang, "Scores: {scores}.", scores=_ranked_scores(game, names, _totals(game), lang))
+    parts = [where, _turn_sentence(game, names, lang), scores]
     if game.current_line:
-        parts.append(f"Current line: {_line_words(game, game.current_line, names)}.")
+        parts.append(
+            translate(lang, "Current line: {dominoes}.", dominoes=_line_words(game, game.current_line, names, lang))
+        )
     if game.next_line:
-        parts.append(f"Next line: {_line_words(game, game.next_line, names)}.")
+        parts.append(translate(lang, "Next line: {dominoes}.", dominoes=_line_words(game, game.next_line, names, lang)))
     if game.queendomino_rules:
         board = [
-            f"{building(b).name} {_plural(game.cost_of(slot, -1), 'coin')}"
+            translate_plural(
+                lang, "{building} {n} coin", "{building} {n} coins", game.cost_of(slot, -1), building=_building(b, lang)
+            )
             for slot, b in enumerate(game.board)
             if b is not None
         ]
         if board:
-            parts.append("Builders' board: " + ", ".join(board) + ".")
+            parts.append(translate(lang, "Builders' board: {buildings}.", buildings=", ".join(board)))
         stock = []
-        for i, k in enumerate(game.kingdoms):
-            queen = ", hosts the queen" if game.queen == i else ""
-            stock.append(
-                f"{_kingdom_name(game, i, names)} {_plural(k.coins, 'coin')}, "
-                f"{_plural(k.knights_reserve, 'knight')} in reserve, {_plural(k.towers, 'tower')}{queen}"
-            )
+        for i in range(len(game.kingdoms)):
+            coins, knights, towers = _stock(game, i, lang)
+            words = {"name": _kingdom_name(game, i, names, lang), "coins": coins, "knights": knights, "towers": towers}
+            if game.queen == i:
+                stock.append(translate(lang, "{name} {coins}, {knights}, {towers}, hosts the queen", **words))
+            else:
+                stock.append(translate(lang, "{name} {coins}, {knights}, {towers}", **words))
         parts.append("; ".join(stock) + ".")
     return fit(parts)
 
 
-def _row_words(game: Game, index: int, row: int, left: int, right: int) -> str:
+def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     k = game.kingdoms[index]
-    cells = []
-    for col in range(left, right + 1):
-        if k.is_castle(row, col):
-            cells.append("castle")
-            continue
-        sq = k.square(row, col)
-        if sq is None:
-            cells.append("empty")
-            continue
-        word = _square_words(sq.terrain, sq.crowns)
-        if (row, col) in k.buildings:
-            word += f" with the {building(k.buildings[(row, col)][0]).name}"
-        if (row, col) in k.knights_placed:
-            word += " and a knight" if (row, col) in k.buildings else " with a knight"
-        cells.append(word)
-    return f"Row {row + 1}: " + ", ".join(cells) + "."
+    if k.is_castle(row, col):
+        return translate(lang, "castle")
+    sq = k.square(row, col)
+    if sq is None:
+        return translate(lang, "empty")
+    square = _square_words(sq.terrain, sq.crowns, lang)
+    knight = (row, col) in k.knights_placed
+    if (row, col) in k.buildings:
+        name = _building(k.buildings[(row, col)][0], lang)
+        if knight:
+            return translate(lang, "{square} with the {building} and a knight", square=square, building=name)
+        return translate(lang, "{square} with the {building}", square=square, building=name)
+    if knight:
+        return translate(lang, "{square} with a knight", square=square)
+    return square
 
 
-def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | None = None) -> str:
+def _row_words(game: Game, index: int, row: int, left: int, right: int, lang: str = EN) -> str:
+    cells = [_cell_words(game, index, row, col, lang) for col in range(left, right + 1)]
+    return translate(lang, "Row {row}: {cells}.", row=row + 1, cells=", ".join(cells))
+
+
+def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """One kingdom in words, row by row over the cells it covers (by player id, or kingdom index)."""
-    names = _names(game, names)
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
     index = _kingdom_index(game, player)
     k = game.kingdoms[index]
     total = _totals(game)[index]
     top, left, bottom, right = k.bounds()
-    head = (
-        f"Kingdom of {_kingdom_name(game, index, names)}, {_plural(total, 'point')}, "
-        f"{len(k.placed)} dominoes placed in a {k.size} by {k.size} frame; castle on {cell_name(*k.castle)}."
+    head = translate_plural(
+        lang,
+        "Kingdom of {name}, {n} point, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
+        "Kingdom of {name}, {n} points, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
+        total,
+        name=_kingdom_name(game, index, names, lang),
+        placed=len(k.placed),
+        size=k.size,
+        cell=cell_name(*k.castle),
     )
-    rows = [_row_words(game, index, r, left, right) for r in range(top, bottom + 1)]
-    span = f"Columns {chr(ord('A') + left)} to {chr(ord('A') + right)}, rows {top + 1} to {bottom + 1}."
+    rows = [_row_words(game, index, r, left, right, lang) for r in range(top, bottom + 1)]
+    span = translate(lang, "Columns {first} to {last}, rows {top} to {bottom}.", first=chr(ord("A") + left),
+                     last=chr(ord("A") + right), top=top + 1, bottom=bottom + 1)  # fmt: skip
     extra = []
     if game.queendomino_rules:
-        queen = " It hosts the queen." if game.queen == index else ""
-        extra.append(
-            f"{_plural(k.coins, 'coin')}, {_plural(k.knights_reserve, 'knight')} in reserve, "
-            f"{_plural(k.towers, 'tower')}.{queen}"
-        )
+        coins, knights, towers = _stock(game, index, lang)
+        extra.append(translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers))
+        if game.queen == index:
+            extra.append(translate(lang, "It hosts the queen."))
     verbose = fit([head, span, *rows, *extra])
     if not verbose.endswith(ELLIPSIS):
         return verbose
     # Too long in words: the compact grid, a letter per terrain and the crowns as a digit.
-    legend = "Each cell is a terrain letter and its crowns: " + ", ".join(
-        f"{letter} {terrain}" for terrain, letter in TERRAIN_LETTER.items() if game.queendomino_rules or letter != "T"
+    letters = ", ".join(
+        f"{letter} {terrain_word(terrain, lang)}"
+        for terrain, letter in TERRAIN_LETTER.items()
+        if game.queendomino_rules or letter != "T"
     )
+    legend = translate(lang, "Each cell is a terrain letter and its crowns: {letters}; CC castle.", letters=letters)
+    empty = translate(lang, "empty")
     compact = [
-        f"Row {r + 1}: " + " ".join(k.text_rows((r, left, r, right))[0].split()).replace("..", "empty") + "."
+        translate(
+            lang,
+            "Row {row}: {cells}.",
+            row=r + 1,
+            cells=" ".join(k.text_rows((r, left, r, right))[0].split()).replace("..", empty),
+        )
         for r in range(top, bottom + 1)
     ]
-    return fit([head, span, legend + "; CC castle.", *compact, *extra])
+    return fit([head, span, legend, *compact, *extra])
 
 
-def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
+def _part_word(part: str, lang: str) -> str:
+    """A score part's name in running text: `wheat`, `middle kingdom` in English, the terms elsewhere."""
+    if lang == EN:
+        return part.replace("_", " ")
+    key = {"buildings": "building", "coins": "coin", "middle_kingdom": "middle-kingdom"}.get(part, part)
+    if key not in TERMS:
+        return part.replace("_", " ")
+    return term(lang, key, 2 if part in ("buildings", "coins") else 1)
+
+
+def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score sheet in words: each kingdom, best first, its total and the parts that scored; the winner."""
-    names = _names(game, names)
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
     breakdowns = game.scores()
     totals = _totals(game)
     over = game.is_over
     order = list(game.result().order) if over else sorted(range(len(totals)), key=lambda i: (-totals[i], i))
-    parts = [f"{'Final score sheet' if over else 'Score sheet so far'} of {_title(game)}."]
+    title = _title(game, lang=lang)
     if over:
-        parts.append(_turn_sentence(game, names))
+        parts = [translate(lang, "Final score sheet of {game}.", game=title), _turn_sentence(game, names, lang)]
+    else:
+        parts = [translate(lang, "Score sheet so far of {game}.", game=title)]
     for place, i in enumerate(order, 1):
         b = breakdowns[i]
-        scored = [f"{name.replace('_', ' ')} {v}" for name, v in b.parts().items() if v]
-        detail = f" ({', '.join(scored)})" if scored else ""
+        scored = ", ".join(f"{_part_word(name, lang)} {v}" for name, v in b.parts().items() if v)
+        games = ""
         if game.config.deals > 1 and game.deal_totals:
             games = ", ".join(str(t[i]) for t in game.deal_totals)
-            detail += f", games {games}"
-        parts.append(f"{place}. {_kingdom_name(game, i, names)}: {_plural(totals[i], 'point')}{detail}.")
+        words = {"place": place, "name": _kingdom_name(game, i, names, lang), "parts": scored, "games": games}
+        if scored and games:
+            line = translate_plural(
+                lang,
+                "{place}. {name}: {n} point ({parts}), games {games}.",
+                "{place}. {name}: {n} points ({parts}), games {games}.",
+                totals[i],
+                **words,
+            )
+        elif scored:
+            line = translate_plural(
+                lang, "{place}. {name}: {n} point ({parts}).", "{place}. {name}: {n} points ({parts}).", totals[i],
+                **words,
+            )  # fmt: skip
+        elif games:
+            line = translate_plural(
+                lang, "{place}. {name}: {n} point, games {games}.", "{place}. {name}: {n} points, games {games}.",
+                totals[i], **words,
+            )  # fmt: skip
+        else:
+            line = translate_plural(lang, "{place}. {name}: {n} point.", "{place}. {name}: {n} points.", totals[i],
+                                    **words)  # fmt: skip
+        parts.append(line)
     return fit(parts)
 
 
-def replay_alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
+def replay_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The animated replay of `game` (its final state, or the state it was drawn from) in words."""
     from .replay import replay_steps
 
-    names = _names(game, names)
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
     steps = replay_steps(game.config, game.seed, game.log)
     turns = len([s for s in steps if s.player is not None])
     last = steps[-1]
-    who = ", ".join(_kingdom_name(game, i, names) for i in range(len(game.kingdoms)))
+    who = ", ".join(_kingdom_name(game, i, names, lang) for i in range(len(game.kingdoms)))
     parts = [
-        f"Animated replay of {_title(game, deal=False)}: {_plural(turns, 'turn')}, one picture each, "
-        f"the kingdoms of {who} growing from their castles, the domino just placed outlined in white."
+        translate_plural(
+            lang,
+            "Animated replay of {game}: {n} turn, one picture each, the kingdoms of {names} growing from their "
+            "castles, the domino just placed outlined in white.",
+            "Animated replay of {game}: {n} turns, one picture each, the kingdoms of {names} growing from their "
+            "castles, the domino just placed outlined in white.",
+            turns,
+            game=_title(game, deal=False, lang=lang),
+            names=who,
+        )
     ]
-    totals = last.totals
-    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
-    label = "Final scores" if last.final else f"Scores at round {last.round}"
-    parts.append(f"{label}: " + ", ".join(f"{_kingdom_name(game, i, names)} {totals[i]}" for i in order) + ".")
+    scores = _ranked_scores(game, names, last.totals, lang)
     if last.final:
-        parts.append(_turn_sentence(last.game, names))
+        parts.append(translate(lang, "Final scores: {scores}.", scores=scores))
+        parts.append(_turn_sentence(last.game, names, lang))
+    else:
+        parts.append(translate(lang, "Scores at round {round}: {scores}.", round=last.round, scores=scores))
     return fit(parts)
 
 
-def chart_alt_text(game: Game, names: Mapping[str, str] | None = None) -> str:
+def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score chart of `game` in words: every kingdom's score after each round."""
     from .chart import score_history
 
-    names = _names(game, names)
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
     history = score_history(game.config, game.seed, game.log)
     final = history.final
     order = sorted(range(len(final)), key=lambda i: (-final[i], i))
-    deals = f", {history.deals} games added up" if history.deals > 1 else ""
-    parts = [f"Line chart of each kingdom's score after every round of {_title(game, deal=False)}{deals}."]
-    parts.append("Last scores: " + ", ".join(f"{_kingdom_name(game, i, names)} {final[i]}" for i in order) + ".")
+    title = _title(game, deal=False, lang=lang)
+    # The English says "line chart"; the catalogue's sentence says "chart", so that no language has to name a
+    # line of dominoes (the glossary's "line") in it.
+    if history.deals > 1:
+        english = f"Line chart of each kingdom's score after every round of {title}, {history.deals} games added up."
+        msgid = N_("Chart of each kingdom's score after every round of {game}, {deals} games added up.")
+        head = say(lang, english, msgid, game=title, deals=history.deals)
+    else:
+        english = f"Line chart of each kingdom's score after every round of {title}."
+        head = say(lang, english, N_("Chart of each kingdom's score after every round of {game}."), game=title)
+    parts = [head, translate(lang, "Last scores: {scores}.", scores=_ranked_scores(game, names, final, lang))]
     for i in order:
-        parts.append(f"{_kingdom_name(game, i, names)}, round by round: {', '.join(map(str, history.scores[i]))}.")
+        parts.append(translate(lang, "{name}, round by round: {scores}.", name=_kingdom_name(game, i, names, lang),
+                               scores=", ".join(map(str, history.scores[i]))))  # fmt: skip
     return fit(parts)
 
 
 # -- a text kingdom for screen readers and code blocks -------------------------------------------------------------
-def kingdom_text(game: Game, player: str | int) -> str:
+def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
     """Kingdom `player` (player id or kingdom index) as a grid to show in a code block: the game's column letters
     and row numbers, each cell its terrain letter and crowns (`W2`), `CC` the castle, `..` an empty cell where a
-    square may still go; buildings, knights and the queen listed under it; then a legend. No names inside (they
-    go outside the block), no backticks: at most 1,990 characters, so it fits one message with its fences."""
+    square may still go; buildings, knights and the queen listed under it; then a legend (in `lang`). No names
+    inside (they go outside the block), no backticks: at most 1,990 characters, so it fits one message with its
+    fences."""
+    lang = picture_lang(lang)
     index = _kingdom_index(game, player)
     k = game.kingdoms[index]
     top, left, bottom, right = k.frame()
@@ -305,25 +457,35 @@ def kingdom_text(game: Game, player: str | int) -> str:
         lines.append(f"{r + 1:>3} " + row)
     notes = []
     for (r, c), (bid, towers) in sorted(k.buildings.items()):
-        notes.append(
-            f"{building(bid).name} on {cell_name(r, c)}" + (f" ({_plural(towers, 'tower')})" if towers else "")
-        )
+        where = {"building": _building(bid, lang), "cell": cell_name(r, c)}
+        if towers:
+            notes.append(translate_plural(lang, "{building} on {cell} ({n} tower)", "{building} on {cell} ({n} towers)",
+                                          towers, **where))  # fmt: skip
+        else:
+            notes.append(translate(lang, "{building} on {cell}", **where))
     if notes:
-        lines += ["", "Buildings: " + ", ".join(notes)]
+        lines += ["", translate(lang, "Buildings: {buildings}", buildings=", ".join(notes))]
     if k.knights_placed:
-        lines.append("Knights on " + ", ".join(cell_name(r, c) for r, c in k.knights_placed))
-    if game.queendomino_rules:
-        queen = ", hosts the queen" if game.queen == index else ""
         lines.append(
-            f"{_plural(k.coins, 'coin')}, {_plural(k.knights_reserve, 'knight')} in reserve, "
-            f"{_plural(k.towers, 'tower')}{queen}"
+            translate(lang, "Knights on {cells}", cells=", ".join(cell_name(r, c) for r, c in k.knights_placed))
         )
-    terrains = [f"{letter} {t}" for t, letter in TERRAIN_LETTER.items() if game.queendomino_rules or letter != "T"]
+    if game.queendomino_rules:
+        coins, knights, towers = _stock(game, index, lang)
+        words = {"coins": coins, "knights": knights, "towers": towers}
+        if game.queen == index:
+            lines.append(translate(lang, "{coins}, {knights}, {towers}, hosts the queen", **words))
+        else:
+            lines.append(translate(lang, "{coins}, {knights}, {towers}", **words))
+    terrains = [
+        f"{letter} {terrain_word(t, lang)}"
+        for t, letter in TERRAIN_LETTER.items()
+        if game.queendomino_rules or letter != "T"
+    ]
     lines += [
         "",
-        "Legend: letter = terrain, digit = crowns",
+        translate(lang, "Legend: letter = terrain, digit = crowns"),
         ", ".join(terrains),
-        f"CC castle ({cell_name(*k.castle)}), .. empty",
+        translate(lang, "CC castle ({cell}), .. empty", cell=cell_name(*k.castle)),
     ]
     out = "\n".join(line.rstrip() for line in lines).replace("`", "'")
     return out[:CODE_BLOCK_LIMIT]

@@ -18,10 +18,13 @@ from typing import Any
 from PIL import Image
 
 from engine import GameConfig
+from i18n import messages as M
+from i18n import translate
 
 from .draw import Draw, encode, player_colours, player_names, text, text_width
 from .palette import BACKGROUND, FAINT, MUTED, OUTLINE, PANEL, PANEL_EDGE, RGB, TEXT
 from .replay import GAME_TITLES, Step, replay_steps
+from .words import game_title, picture_lang
 
 WIDTH = 780
 SS = 2  # drawn at twice the size, then reduced: smooth lines
@@ -132,8 +135,12 @@ def _spread(ys: list[float], gap: float, low: float, high: float) -> list[float]
     return result
 
 
-def draw_chart(history: ScoreHistory, names: Mapping[str, str], colours: Mapping[str, RGB]) -> Image.Image:
-    """The chart as a picture (names and colours complete: see render.draw.player_names / player_colours)."""
+def draw_chart(
+    history: ScoreHistory, names: Mapping[str, str], colours: Mapping[str, RGB], lang: str = "en"
+) -> Image.Image:
+    """The chart as a picture (names and colours complete: see render.draw.player_names / player_colours), its
+    words in `lang`."""
+    lang = picture_lang(lang)
     s = SS
     kingdoms = len(history.scores)
     labels = [" & ".join(names[p] for p in players) for players in history.players]
@@ -150,11 +157,15 @@ def draw_chart(history: ScoreHistory, names: Mapping[str, str], colours: Mapping
     def T(x: float, y: float, value: str, size: int, **kw: Any) -> float:
         return text(draw, (x * s, y * s), value, size * s, **kw) / s
 
-    title = GAME_TITLES.get(history.game, history.game)
-    T(20, 34, "Scores round by round", 26, bold=True, anchor="ls")
-    deals = f", {history.deals} games added up" if history.deals > 1 else ""
-    T(20, 62, f"{title}: {len(history.scores)} kingdoms, {history.rounds_per_deal} rounds{deals}", 17, fill=MUTED,
-      anchor="ls")  # fmt: skip
+    title = game_title(lang, GAME_TITLES.get(history.game, history.game), history.game)
+    T(20, 34, translate(lang, "Scores round by round"), 26, bold=True, anchor="ls", max_width=(WIDTH - 40) * s)
+    sizes = {"game": title, "kingdoms": len(history.scores), "rounds": history.rounds_per_deal}
+    if history.deals > 1:
+        sub = translate(lang, "{game}: {kingdoms} kingdoms, {rounds} rounds, {deals} games added up",
+                        deals=history.deals, **sizes)  # fmt: skip
+    else:
+        sub = translate(lang, "{game}: {kingdoms} kingdoms, {rounds} rounds", **sizes)
+    T(20, 62, sub, 17, fill=MUTED, anchor="ls", max_width=(WIDTH - 40) * s)
 
     # Plot box; the right margin holds each line's final score.
     final = history.final
@@ -187,11 +198,11 @@ def draw_chart(history: ScoreHistory, names: Mapping[str, str], colours: Mapping
         if i and deal != history.rounds[i - 1][0]:
             xd = (x + X(i - 1)) / 2
             draw.line((xd * s, y0 * s, xd * s, y1 * s), fill=FAINT, width=s)
-            T(xd + 4, y0 + 18, f"Game {deal + 1}", 15, fill=MUTED, anchor="ls")
+            T(xd + 4, y0 + 18, translate(lang, M.PIC_GAME_N, number=deal + 1), 15, fill=MUTED, anchor="ls")
         if i % every == 0 or i == points - 1:
             T(x, y1 + 22, str(rnd), 15, fill=MUTED, anchor="ms")
-    T((x0 + x1) / 2, y1 + 46, "Round" if history.deals == 1 else "Round of each game", 16, bold=True, fill=MUTED,
-      anchor="ms")  # fmt: skip
+    axis = translate(lang, "Round") if history.deals == 1 else translate(lang, "Round of each game")
+    T((x0 + x1) / 2, y1 + 46, axis, 16, bold=True, fill=MUTED, anchor="ms", max_width=(x1 - x0) * s)
 
     # Lines (the winners' last, on top), then markers.
     order = sorted(range(kingdoms), key=lambda k: (k in history.winners, final[k]))
@@ -220,8 +231,7 @@ def draw_chart(history: ScoreHistory, names: Mapping[str, str], colours: Mapping
         cy = ly + (n // legend_cols) * 32 + 14
         draw.line(((cx + 2) * s, cy * s, (cx + 34) * s, cy * s), fill=kingdom_colours[k], width=4 * s)
         _marker(draw, MARKERS[k % len(MARKERS)], (cx + 18) * s, cy * s, 7 * s, kingdom_colours[k])
-        won = " (winner)" if k in history.winners else ""
-        score = f"{final[k]}{won}"
+        score = translate(lang, "{score} (winner)", score=final[k]) if k in history.winners else str(final[k])
         score_w = text_width(score, 17 * s, False) / s
         T(cx + 44, cy, labels[k], 17, bold=True, fill=TEXT, anchor="lm", max_width=(col_w - 64 - score_w) * s)
         T(cx + col_w - 12, cy, score, 17, fill=TEXT, anchor="rm")
@@ -234,15 +244,18 @@ def render_score_chart(
     actions: Sequence[Any],
     names: Mapping[str, str] | None = None,
     colours: Mapping[str, RGB] | None = None,
+    *,
+    lang: str = "en",
 ) -> bytes:
-    """Every kingdom's score round by round as PNG bytes, 780 px wide; arguments as for `render_replay`."""
+    """Every kingdom's score round by round as PNG bytes, 780 px wide; arguments as for `render_replay`, words in
+    `lang`."""
     steps = replay_steps(config, seed, actions)
-    return render_history(history_from_steps(steps), names, colours, steps[-1].game)
+    return render_history(history_from_steps(steps), names, colours, steps[-1].game, lang=lang)
 
 
-def render_history(history: ScoreHistory, names, colours, game) -> bytes:
+def render_history(history: ScoreHistory, names, colours, game, *, lang: str = "en") -> bytes:
     """The chart of a history already computed (`game`: any state of that game, for default names and colours)."""
-    return encode(draw_chart(history, player_names(game, names), player_colours(game, colours)))
+    return encode(draw_chart(history, player_names(game, names, lang), player_colours(game, colours), lang))
 
 
 __all__ = ["ScoreHistory", "history_from_steps", "render_history", "render_score_chart", "score_history"]

@@ -10,6 +10,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine import Game
+from i18n import translate
 
 from . import fonts
 from .names import clean_name
@@ -137,6 +138,16 @@ def text_width(s: str, size: int, bold: bool = False) -> float:
     return _mask(_fitted(s, size, bold, None), size, bold, "la")[3]
 
 
+def fit_size(s: str, size: int, max_width: float, *, bold: bool = False, smallest: int | None = None) -> int:
+    """The largest font size from `size` down to `smallest` (default: 80% of `size`, at least 12) at which `s` fits
+    in `max_width`; `smallest` when none does (text() then cuts it). A longer translation is drawn a little smaller
+    before it is cut."""
+    low = smallest if smallest is not None else max(12, round(size * 0.8))
+    while size > low and text_width(s, size, bold) > round(max_width):  # text() cuts at the rounded width
+        size -= 1
+    return size
+
+
 def player_colours(game: Game, colours: Mapping[str, RGB] | None) -> dict[str, RGB]:
     """Every player's colour: the caller's, else the default palette by seat."""
     result = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(game.players)}
@@ -145,15 +156,15 @@ def player_colours(game: Game, colours: Mapping[str, RGB] | None) -> dict[str, R
     return result
 
 
-def player_names(game: Game, names: Mapping[str, str] | None) -> dict[str, str]:
+def player_names(game: Game, names: Mapping[str, str] | None, lang: str = "en") -> dict[str, str]:
     """Every player's display name, cleaned (see clean_name): the caller's, else the player id; a name with nothing
-    the fonts can draw becomes "Player N" (N the seat number drawn beside it)."""
+    the fonts can draw becomes "Player N" in `lang` (N the seat number drawn beside it)."""
     result = {}
     given = dict(names or {})
     for seat, p in enumerate(game.players, start=1):
         name = clean_name(given.get(p, p), fallback=p)
         if not _fitted(name, 20, True, None).strip():
-            name = f"Player {seat}"
+            name = f"Player {seat}" if lang == "en" else translate(lang, "Player {number}", number=seat)
         result[p] = name
     return result
 

@@ -8,12 +8,15 @@ from PIL import Image
 
 from engine import Game, Placement, cell_name
 from engine.components import TERRAINS
+from i18n import NP_, translate, translate_plural
+from i18n import messages as M
 
 from . import icons, tiles
 from .draw import (
     Draw,
     encode,
     fit_names,
+    fit_size,
     king_token,
     kingdom_colour,
     player_colours,
@@ -25,8 +28,10 @@ from .draw import (
     text_width,
 )
 from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
-from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB, TERRAIN_NAMES, TEXT
+from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB
+from .words import EN, delta_words, picture_lang, say_plural, terrain_name
 
+POINTS = NP_("point", "points")  # beside the kingdom's score
 WIDTH = 900
 HEADER = 104
 BANNER = 64
@@ -43,13 +48,15 @@ def kingdom_layout(game: Game, kingdom_index: int) -> GridLayout:
     return grid_layout(frame, box, label_size=22, max_cell=150)
 
 
-def stats_line(im: Image.Image, draw: Draw, game: Game, index: int, x: float, cy: float, size: int) -> float:
+def stats_line(
+    im: Image.Image, draw: Draw, game: Game, index: int, x: float, cy: float, size: int, lang: str = EN
+) -> float:
     """Coins, knights in reserve, towers and the queen (Queendomino rules) at (x, centre y); returns the end x."""
     k = game.kingdoms[index]
     icon = round(size * 1.5)
     items: list[tuple[str, str]] = [
         ("coin", f"{k.coins}"),
-        ("knight", f"{k.knights_reserve} in reserve"),
+        ("knight", translate_plural(lang, "{n} in reserve", "{n} in reserve", k.knights_reserve)),
         ("tower", f"{k.towers}"),
     ]
     for kind, label in items:
@@ -59,7 +66,7 @@ def stats_line(im: Image.Image, draw: Draw, game: Game, index: int, x: float, cy
     if game.queen == index:
         icons.paste(im, "queen", x, cy - icon / 2, icon)
         x += icon + 4
-        x += text(draw, (x, cy), "hosts the queen", size, anchor="lm", fill=(240, 170, 210)) + size
+        x += text(draw, (x, cy), translate(lang, M.PIC_HOSTS_QUEEN), size, anchor="lm", fill=(240, 170, 210)) + size
     return x
 
 
@@ -71,13 +78,15 @@ def render_kingdom(
     *,
     legal_spots: list[tuple[int, int]] | None = None,
     preview: tuple[str, Placement] | None = None,
+    lang: str = "en",
 ) -> bytes:
-    """One kingdom, large, as PNG bytes.
+    """One kingdom, large, as PNG bytes, its words in `lang`.
 
     `legal_spots` marks cells (row, col) with their names; `preview` = (domino id, Placement) draws that domino in
     place, outlined, with the score change the engine gives for it (an illegal placement raises IllegalPlacement).
     """
-    names = player_names(game, names)
+    lang = picture_lang(lang)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     k = game.kingdoms[kingdom_index]
     colour = kingdom_colour(game, kingdom_index, colours)
@@ -91,7 +100,8 @@ def render_kingdom(
 
     # Header: the player(s) in colour with their seat badges (and team mark), the score, the economy.
     x = PAD
-    score_w = text_width(str(score.total), 44, True) + text_width("points", 18) + 40
+    points = say_plural(lang, "points", POINTS, score.total)
+    score_w = text_width(str(score.total), 44, True) + text_width(points, 18) + 40
     letter = team_letter(game, kingdom_index)
     if letter is not None:
         x += team_mark(im, draw, x, 48, 32, letter, colours[k.players[0]], colours[k.players[-1]]) + 12
@@ -102,19 +112,14 @@ def render_kingdom(
         text(draw, (x + kw + 8, 48), shown[p], 30, bold=True, anchor="lm", max_width=each - kw - 16)
         x += each
     right = WIDTH - PAD
-    right -= text(draw, (right, 56), "points", 18, fill=MUTED, anchor="rs") + 8
+    right -= text(draw, (right, 56), points, 18, fill=MUTED, anchor="rs") + 8
     text(draw, (right, 56), str(score.total), 44, bold=True, anchor="rs")
     if game.queendomino_rules:
-        stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19)
+        stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19, lang)
     else:
-        text(
-            draw,
-            (PAD + 4, 88),
-            f"{score.total_crowns} crowns · largest territory {score.largest_territory} squares",
-            19,
-            fill=MUTED,
-            anchor="lm",
-        )
+        words = translate(lang, "{crowns} crowns · largest territory {size} squares", crowns=score.total_crowns,
+                          size=score.largest_territory)  # fmt: skip
+        text(draw, (PAD + 4, 88), words, 19, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD - 8)
 
     # Banner: the preview's score change, or the legal spots, or the score so far.
     by = HEADER
@@ -125,59 +130,60 @@ def render_kingdom(
         (r0, c0), (r1, c1) = placement.cells
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
         x = PAD + 50
-        x += text(
-            draw,
-            (x, cy),
-            f"Preview: {domino_id} on {cell_name(r0, c0)}-{cell_name(r1, c1)}",
-            22,
-            bold=True,
-            anchor="lm",
-        )
+        cells = f"{cell_name(r0, c0)}-{cell_name(r1, c1)}"
+        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_id, cells=cells), 22, bold=True,
+                  anchor="lm", max_width=WIDTH - 2 * PAD - 50 - 250)  # fmt: skip
         before, after = change
         delta = after - before
         colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
-        label = f"{delta:+d} point{'s' if abs(delta) != 1 else ''}" if delta else "no points"
+        label = delta_words(lang, delta)
         x += 20
         x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
         text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")
     elif legal_spots:
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
         n = len(set(legal_spots))
-        text(
-            draw,
-            (PAD + 50, cy),
-            f"{n} legal spot{'s' if n != 1 else ''} for the first square: pick one, then a direction",
-            21,
-            anchor="lm",
-            max_width=WIDTH - 2 * PAD - 70,
+        words = translate_plural(
+            lang,
+            "{n} legal spot for the first square: pick one, then a direction",
+            "{n} legal spots for the first square: pick one, then a direction",
+            n,
         )
+        text(draw, (PAD + 50, cy), words, 21, anchor="lm", max_width=WIDTH - 2 * PAD - 70)
     else:
-        parts = [f"{TERRAIN_NAMES[t]} {p}" for t, p in score.terrains.items() if p]
+        parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
         if score.queen:
-            parts.append(f"Queen {score.queen}")
+            parts.append(translate(lang, M.PIC_QUEEN, points=score.queen))
         if score.building_points:
-            parts.append(f"Buildings {score.building_points}")
+            parts.append(translate(lang, M.PIC_BUILDINGS, points=score.building_points))
         if score.coins:
-            parts.append(f"Coins {score.coins}")
+            parts.append(translate(lang, M.PIC_COINS, points=score.coins))
         if score.middle_kingdom:
-            parts.append(f"Middle {score.middle_kingdom}")
+            parts.append(translate(lang, M.PIC_MIDDLE, points=score.middle_kingdom))
         if score.harmony:
-            parts.append(f"Harmony {score.harmony}")
-        summary = " · ".join(parts) if parts else "No points yet: a territory scores its squares times its crowns"
-        text(draw, (PAD + 18, cy), summary, 20, fill=TEXT, anchor="lm", max_width=WIDTH - 2 * PAD - 36)
+            parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
+        summary = " · ".join(parts) if parts else translate(lang, M.PIC_NO_POINTS)
+        room = WIDTH - 2 * PAD - 36
+        text(draw, (PAD + 18, cy), summary, fit_size(summary, 20, room, smallest=15), anchor="lm", max_width=room)
 
     layout = kingdom_layout(game, kingdom_index)
-    draw_kingdom(im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview)
+    draw_kingdom(
+        im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview, lang=lang
+    )
 
     # Legend: the terrain letters, so colour is never needed.
     ly = HEADER + BANNER + GRID + 16
     terrains = [t for t in TERRAINS if game.queendomino_rules or t != "town"]
     chip = 30
-    widths = [chip + 6 + text_width(TERRAIN_NAMES[t], 17) for t in terrains]
+    labels = [terrain_name(lang, t) for t in terrains]
     gap = 18
+    size = 17
+    while size > 12 and sum(chip + 6 + text_width(w, size) for w in labels) + gap * (len(labels) - 1) > WIDTH - 2 * PAD:
+        size -= 1
+    widths = [chip + 6 + text_width(w, size) for w in labels]
     x = (WIDTH - (sum(widths) + gap * (len(widths) - 1))) / 2
-    for t, w in zip(terrains, widths, strict=True):
+    for t, w, label in zip(terrains, widths, labels, strict=True):
         im.paste(tiles.terrain_tile(t, 0, chip), (round(x), ly))
-        text(draw, (x + chip + 6, ly + chip / 2), TERRAIN_NAMES[t], 17, fill=MUTED, anchor="lm")
+        text(draw, (x + chip + 6, ly + chip / 2), label, size, fill=MUTED, anchor="lm")
         x += w + gap
     return encode(im)

@@ -15,6 +15,8 @@ from PIL import Image
 
 from engine import CLAIM, FIRST_CLAIM, Game, cell_name, domino
 from engine.components import builders_board_spec, building
+from i18n import messages as M
+from i18n import translate, translate_plural
 
 from . import icons, tiles
 from .draw import (
@@ -51,6 +53,7 @@ from .palette import (
     TEXT,
     mix,
 )
+from .words import EN, building_title, delta_words, direction_word, picture_lang
 
 WIDTH = 780
 PAD = 16
@@ -122,10 +125,14 @@ def render_placement(
     cell: tuple[int, int],
     names: Mapping[str, str] | None,
     colours: Mapping[str, RGB] | None,
+    *,
+    lang: str = "en",
 ) -> bytes:
     """The player's kingdom with `domino_id`'s first square on `cell` (row, col) and, on each cell where its second
-    square may legally go, that square faintly with its direction and the score change the engine gives."""
-    names = player_names(game, names)
+    square may legally go, that square faintly with its direction and the score change the engine gives; words in
+    `lang`."""
+    lang = picture_lang(lang)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]
@@ -135,16 +142,19 @@ def render_placement(
     rows_h = 34 * max(1, len(options))
     height = layout.grid_box[3] + 16 + rows_h + PAD
     im, draw = _canvas(height)
-    _head(im, draw, game, player, names, colours, f"places domino {domino_id}")
+    _head(im, draw, game, player, names, colours, translate(lang, "places domino {domino}", domino=domino_id))
 
     # The domino, then what the picture asks.
     y = HEAD + 6
     _domino_tiles(im, draw, domino_id, PAD, y, 52)
     where = cell_name(*cell)
-    words = f"First square on {where}: where does the second go?" if options else f"No legal spot from {where}"
+    if options:
+        words = translate(lang, "First square on {cell}: where does the second go?", cell=where)
+    else:
+        words = translate(lang, "No legal spot from {cell}", cell=where)
     text(draw, (PAD + 116, y + 26), words, 20, bold=True, anchor="lm", max_width=WIDTH - PAD * 2 - 116)
 
-    draw_kingdom(im, game, index, layout, kingdom_colour(game, index, colours))
+    draw_kingdom(im, game, index, layout, kingdom_colour(game, index, colours), lang=lang)
     s = layout.cell
     first = dom.squares[0]
     x0, y0, x1, y1 = layout.cell_box(*cell)
@@ -176,14 +186,14 @@ def render_placement(
         colour = GAIN if delta > 0 else LOSS if delta < 0 else MUTED
         x = PAD + 4
         r2, c2 = p.cells[1]
-        x += text(draw, (x, y + 15), f"{ARROWS[p.direction]} {p.direction}: second square on {cell_name(r2, c2)}",
-                  18, anchor="lm") + 12  # fmt: skip
-        x += text(draw, (x, y + 15), f"{delta:+d} point{'s' if abs(delta) != 1 else ''}" if delta else "no points", 18, bold=True, fill=colour,
-                  anchor="lm") + 10  # fmt: skip
+        way = translate(lang, "{direction}: second square on {cell}", direction=direction_word(lang, p.direction),
+                        cell=cell_name(r2, c2))  # fmt: skip
+        x += text(draw, (x, y + 15), f"{ARROWS[p.direction]} {way}", 18, anchor="lm") + 12
+        x += text(draw, (x, y + 15), delta_words(lang, delta), 18, bold=True, fill=colour, anchor="lm") + 10
         text(draw, (x, y + 15), f"({before} → {after})", 16, fill=MUTED, anchor="lm")
         y += 34
     if not results:
-        text(draw, (PAD + 4, y + 15), "Pick another cell.", 18, fill=MUTED, anchor="lm")
+        text(draw, (PAD + 4, y + 15), translate(lang, "Pick another cell."), 18, fill=MUTED, anchor="lm")
     return encode(im)
 
 
@@ -198,10 +208,13 @@ def offer_line(game: Game) -> list[list]:
     return game.next_line or game.current_line
 
 
-def render_offer(game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None) -> bytes:
+def render_offer(
+    game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> bytes:
     """The dominoes of the line to claim from, four to a row, each with its number, squares and crowns; the ones
-    already claimed show their king. The panel's buttons carry the same numbers."""
-    names = player_names(game, names)
+    already claimed show their king. The panel's buttons carry the same numbers. Words in `lang`."""
+    lang = picture_lang(lang)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     line = offer_line(game)
     royal = game.config.game == "royal-wedding"
@@ -212,9 +225,10 @@ def render_offer(game: Game, player: str, names: Mapping[str, str] | None, colou
     tile = min(72, (card_w - 16) // 2)
     im, draw = _canvas(HEAD + 40 + rows * (card_h + 10) + PAD)
     free = sum(1 for _, king in line if king is None)
-    _head(im, draw, game, player, names, colours, "chooses a domino")
-    text(draw, (PAD + 4, HEAD + 16), f"{free} free: a lower number plays earlier next round", 18, fill=MUTED,
-         anchor="lm", max_width=WIDTH - 2 * PAD)  # fmt: skip
+    _head(im, draw, game, player, names, colours, translate(lang, "chooses a domino"))
+    note = translate_plural(lang, "{n} free: a lower number plays earlier next round",
+                            "{n} free: a lower number plays earlier next round", free)  # fmt: skip
+    text(draw, (PAD + 4, HEAD + 16), note, 18, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD)
     shown = fit_names(names, 18, card_w - 60)
     for i, (domino_id, king_index) in enumerate(line):
         r, c = divmod(i, per_row)
@@ -235,27 +249,33 @@ def render_offer(game: Game, player: str, names: Mapping[str, str] | None, colou
             kw = king_token(im, draw, x0 + 8, cy - 14, 28, colours[p], seat_of(game, p))
             text(draw, (x0 + 12 + kw, cy), shown[p], 18, fill=MUTED, anchor="lm", max_width=card_w - kw - 20)
         else:
-            text(draw, (x0 + card_w / 2, cy), "free", 18, bold=True, fill=GOLD, anchor="mm")
+            text(draw, (x0 + card_w / 2, cy), translate(lang, M.PIC_FREE), 18, bold=True, fill=GOLD, anchor="mm",
+                 max_width=card_w - 8)  # fmt: skip
     return encode(im)
 
 
 # -- tax: what each knight would collect -------------------------------------------------------------------------
-def render_tax(game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None) -> bytes:
+def render_tax(
+    game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> bytes:
     """The two squares of the domino just placed, each with what a knight sent there collects now (the size of
-    its territory, plus what the buildings add), and the knights in reserve."""
-    names = player_names(game, names)
+    its territory, plus what the buildings add), and the knights in reserve. Words in `lang`."""
+    lang = picture_lang(lang)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]
     cells = list(game.placed_this_turn or ())
     im, draw = _canvas(HEAD + 250)
-    _head(im, draw, game, player, names, colours, "may send knights to collect tax")
+    _head(im, draw, game, player, names, colours, translate(lang, "may send knights to collect tax"))
     y = HEAD + 8
     icons.paste(im, "knight", PAD, y, 32, (214, 214, 218))
     x = PAD + 38
-    x += text(draw, (x, y + 16), f"{k.knights_reserve} in reserve", 20, bold=True, anchor="lm") + 24
+    reserve = translate_plural(lang, "{n} in reserve", "{n} in reserve", k.knights_reserve)
+    x += text(draw, (x, y + 16), reserve, 20, bold=True, anchor="lm", max_width=WIDTH // 2 - x) + 24
     icons.paste(im, "coin", x, y, 32)
-    text(draw, (x + 38, y + 16), f"{k.coins} coin{'s' if k.coins != 1 else ''} now", 20, bold=True, anchor="lm")
+    now = translate_plural(lang, "{n} coin now", "{n} coins now", k.coins)
+    text(draw, (x + 38, y + 16), now, 20, bold=True, anchor="lm", max_width=WIDTH - PAD - x - 38)
     tile = 110
     y = HEAD + 56
     for i, (r, c) in enumerate(cells[:2]):
@@ -267,25 +287,37 @@ def render_tax(game: Game, player: str, names: Mapping[str, str] | None, colours
         coins = game.tax_coins(index, (r, c))
         size = k.territory_size_at(r, c)
         tx = x0 + tile + 14
-        text(draw, (tx, y + 16), f"Knight on {cell_name(r, c)}", 20, bold=True, anchor="lm")
+        room = (WIDTH - 2 * PAD) // 2 - tile - 24
+        knight = translate(lang, "Knight on {cell}", cell=cell_name(r, c))
+        text(draw, (tx, y + 16), knight, 20, bold=True, anchor="lm", max_width=room)
         icons.paste(im, "coin", tx, y + 38, 34)
         text(draw, (tx + 40, y + 55), f"+{coins}", 30, bold=True, fill=GOLD, anchor="lm")
-        note = f"territory of {size}" + (f", buildings +{coins - size}" if coins > size else "")
-        text(draw, (tx, y + 96), note, 16, fill=MUTED, anchor="lm", max_width=(WIDTH - 2 * PAD) // 2 - tile - 24)
+        if coins > size:
+            note = translate(lang, "territory of {size}, buildings +{extra}", size=size, extra=coins - size)
+        else:
+            note = translate(lang, "territory of {size}", size=size)
+        text(draw, (tx, y + 96), note, 16, fill=MUTED, anchor="lm", max_width=room)
     if len(cells) == 2:
         both = sum(game.tax_coins(index, c) for c in cells)
-        words = f"Both knights: +{both} coins" if k.knights_reserve >= 2 else "One knight in reserve: pick one square"
         if k.knights_reserve == 0:
-            words = "No knight in reserve"
-        text(draw, (PAD + 4, y + tile + 36), words, 20, bold=True, fill=TEXT, anchor="lm")
+            words = translate(lang, "No knight in reserve")
+        elif k.knights_reserve >= 2:
+            words = translate_plural(lang, "Both knights: +{n} coin", "Both knights: +{n} coins", both)
+        else:
+            words = translate(lang, "One knight in reserve: pick one square")
+        text(draw, (PAD + 4, y + tile + 36), words, 20, bold=True, fill=TEXT, anchor="lm", max_width=WIDTH - 2 * PAD)
     return encode(im)
 
 
 # -- the dragon: what it costs and what it burns -----------------------------------------------------------------
-def render_dragon(game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None) -> bytes:
+def render_dragon(
+    game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> bytes:
     """What bribing the dragon costs, and for each building on the builders' board (slots numbered 1-6 as on the
-    table): its price and which other players could afford it now, so what burning it takes from whom."""
-    names = player_names(game, names)
+    table): its price and which other players could afford it now, so what burning it takes from whom. Words in
+    `lang`."""
+    lang = picture_lang(lang)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     index = game.kingdom_of(player)
     k = game.kingdoms[index]
@@ -293,11 +325,17 @@ def render_dragon(game: Game, player: str, names: Mapping[str, str] | None, colo
     slots = [(slot, bid) for slot, bid in enumerate(game.board) if bid is not None]
     row_h = 62
     im, draw = _canvas(HEAD + 64 + max(1, len(slots)) * (row_h + 6) + PAD)
-    _head(im, draw, game, player, names, colours, "may bribe the dragon")
+    _head(im, draw, game, player, names, colours, translate(lang, "may bribe the dragon"))
     y = HEAD + 4
     icons.paste(im, "dragon", PAD, y, 44)
-    why = game.dragon_allowed(index)
-    words = why or f"{spec.dragon_bribe} coin (you have {k.coins}) burns one building of the board"
+    refusal = game.dragon_refusal(index)
+    why = None
+    if refusal is not None:
+        code, params, english = refusal
+        why = english if lang == EN or code not in M.REFUSALS else translate(lang, M.REFUSALS[code], **params)
+    words = why or translate_plural(lang, "{n} coin (you have {coins}) burns one building of the board",
+                                    "{n} coins (you have {coins}) burns one building of the board",
+                                    spec.dragon_bribe, coins=k.coins)  # fmt: skip
     text(draw, (PAD + 54, y + 22), words, 19, bold=why is None, fill=TEXT if why is None else MUTED, anchor="lm",
          max_width=WIDTH - PAD * 2 - 54)  # fmt: skip
     y = HEAD + 60
@@ -310,13 +348,14 @@ def render_dragon(game: Game, player: str, names: Mapping[str, str] | None, colo
         icons.paste(im, "coin", PAD + 54, y + row_h / 2 - 18, 36)
         text(draw, (PAD + 72, y + row_h / 2 + 1), str(spec.costs[slot]), 19, bold=True, fill=(70, 44, 0), anchor="mm")
         x = PAD + 100
-        text(draw, (x, y + 20), building(bid).name, 20, bold=True, anchor="lm", max_width=260)
         buyers = [i for i in others if game.kingdoms[i].coins >= game.cost_of(slot, i)]
+        text(draw, (x, y + 20), building_title(lang, building(bid).name, bid), 20, bold=True, anchor="lm",
+             max_width=WIDTH - 2 * PAD - 110 - 6 - 38 * min(6, len(buyers)))  # fmt: skip
         if buyers:
             who = ", ".join(" & ".join(names[p] for p in game.kingdoms[i].players) for i in buyers)
-            note = f"burning it takes it from {who}"
+            note = translate(lang, "burning it takes it from {names}", names=who)
         else:
-            note = "nobody else can pay for it now"
+            note = translate(lang, "nobody else can pay for it now")
         text(draw, (x, y + 44), note, 16, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD - 110 - 6)
         bx = WIDTH - PAD - 12
         for i in reversed(buyers[:6]):
@@ -325,5 +364,5 @@ def render_dragon(game: Game, player: str, names: Mapping[str, str] | None, colo
             king_token(im, draw, bx, y + 6, 26, colours[p], seat_of(game, p))
         y += row_h + 6
     if not slots:
-        text(draw, (PAD + 4, y + 20), "The builders' board is empty.", 18, fill=FAINT, anchor="lm")
+        text(draw, (PAD + 4, y + 20), translate(lang, "The builders' board is empty."), 18, fill=FAINT, anchor="lm")
     return encode(im)

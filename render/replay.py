@@ -26,6 +26,7 @@ from PIL import Image
 
 from engine import FIRST_CLAIM, Action, Game, GameConfig, Place, action_from_dict, domino
 from engine.components import building
+from i18n import translate, translate_plural
 
 from . import icons, tiles
 from .draw import Draw, player_colours, player_names, text
@@ -42,6 +43,7 @@ from .palette import (
     TEXT,
     mix,
 )
+from .words import and_list, game_title, picture_lang
 
 WIDTH = 780  # what a phone shows: the replay is drawn at that size, so nothing is scaled down
 PAD = 12
@@ -326,22 +328,44 @@ def _draw_kingdom(
         draw.rectangle((bx0 + 1, by0 + 1, bx1 - 2, by1 - 2), outline=JUST_PLACED, width=w)
 
 
-def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int) -> tuple[str, str]:
-    """(left title, the line under it) for a frame."""
+def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int, lang: str = "en") -> tuple[str, str]:
+    """(left title, the line under it) for a frame, in `lang`: one whole sentence per case."""
     game = step.game
     setup = game.setup
-    where = "" if deals == 1 else f"game {step.deal + 1} of {deals} · "
+    dynasty = {"deal": step.deal + 1, "deals": deals}
     if step.final:
         winners = game.result().winner_kingdoms
-        who = " and ".join(" & ".join(names[p] for p in game.kingdoms[i].players) for i in winners)
-        verb = "win" if len(winners) > 1 or len(game.kingdoms[winners[0]].players) > 1 else "wins"
-        return f"{game_name} · final scores", f"{who} {verb} with {step.totals[winners[0]]} points"
+        who = and_list(lang, [" & ".join(names[p] for p in game.kingdoms[i].players) for i in winners])
+        points = step.totals[winners[0]]
+        if len(winners) > 1 or len(game.kingdoms[winners[0]].players) > 1:
+            line = translate_plural(
+                lang, "{names} win with {n} point", "{names} win with {n} points", points, names=who
+            )
+        else:
+            line = translate_plural(lang, "{names} wins with {n} point", "{names} wins with {n} points", points,
+                                    names=who)  # fmt: skip
+        return translate(lang, "{game} · final scores", game=game_name), line
     if step.player is None:
-        return f"{game_name} · {where}the start", "Every kingdom starts from its castle"
+        if deals == 1:
+            title = translate(lang, "{game} · the start", game=game_name)
+        else:
+            title = translate(lang, "{game} · game {deal} of {deals} · the start", game=game_name, **dynasty)
+        return title, translate(lang, "Every kingdom starts from its castle")
+    if deals == 1:
+        title = translate(lang, "{game} · round {round} of {rounds}", game=game_name, round=step.round,
+                          rounds=setup.rounds)  # fmt: skip
+    else:
+        title = translate(lang, "{game} · game {deal} of {deals} · round {round} of {rounds}", game=game_name,
+                          round=step.round, rounds=setup.rounds, **dynasty)  # fmt: skip
     d = domino(step.domino) if step.domino else None
-    number = f"domino {d.number}" if d else "a domino"
-    what = f"discarded {number}" if step.discarded else f"placed {number}"
-    return f"{game_name} · {where}round {step.round} of {setup.rounds}", f"{names[step.player]} {what}"
+    name = names[step.player]
+    if d is None:
+        if step.discarded:
+            return title, translate(lang, "{name} discarded a domino", name=name)
+        return title, translate(lang, "{name} placed a domino", name=name)
+    if step.discarded:
+        return title, translate(lang, "{name} discarded domino {number}", name=name, number=d.number)
+    return title, translate(lang, "{name} placed domino {number}", name=name, number=d.number)
 
 
 def _panel_key(step: Step, index: int) -> tuple:
@@ -370,12 +394,13 @@ def _frame(
     deals: int,
     progress: float,
     panels: dict[int, tuple[tuple, Image.Image]] | None = None,
+    lang: str = "en",
 ) -> Image.Image:
     """Frame of `step`. With `panels` (kingdom index -> (key, picture)), a panel unchanged since the last frame
     drawn is pasted from there instead of drawn again: a turn changes one or two kingdoms."""
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = Draw(im)
-    title, line = _caption(step, names, game_name, deals)
+    title, line = _caption(step, names, game_name, deals, lang)
     text(draw, (PAD + 4, 30), title, 24, bold=True, anchor="ls", max_width=WIDTH - 2 * PAD)
     text(draw, (PAD + 4, 62), line, 20, fill=GOLD if step.final else TEXT, anchor="ls", max_width=WIDTH - 2 * PAD)
     y = HEADER_H
@@ -434,23 +459,29 @@ def _encode_gif(draw_frame: Callable[[int], Image.Image], count: int, durations:
 
 
 def frame_drawer(
-    steps: Sequence[Step], names: Mapping[str, str] | None = None, colours: Mapping[str, RGB] | None = None
+    steps: Sequence[Step],
+    names: Mapping[str, str] | None = None,
+    colours: Mapping[str, RGB] | None = None,
+    *,
+    lang: str = "en",
 ) -> Callable[[int], Image.Image]:
     """A function drawing frame `i` of the replay of `steps` (from `replay_steps`) as a full-colour picture: the
     same frames `render_replay` encodes, for a still of any turn. It keeps the last picture of each kingdom's panel,
-    so drawing the frames in order redraws only what a turn changed. Not for several threads at once."""
+    so drawing the frames in order redraws only what a turn changed. Not for several threads at once. Words in
+    `lang`."""
+    lang = picture_lang(lang)
     game = steps[0].game
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     layout = replay_layout(len(game.kingdoms), game.setup.kingdom_size)
     windows = replay_windows(list(steps))
-    title = GAME_TITLES[game.config.game]
+    title = game_title(lang, GAME_TITLES[game.config.game], game.config.game)
     count = len(steps)
     panels: dict[int, tuple[tuple, Image.Image]] = {}
 
     def draw_frame(i: int) -> Image.Image:
         progress = i / (count - 1) if count > 1 else 1.0
-        return _frame(steps[i], layout, windows, names, colours, title, game.config.deals, progress, panels)
+        return _frame(steps[i], layout, windows, names, colours, title, game.config.deals, progress, panels, lang)
 
     return draw_frame
 
@@ -461,16 +492,19 @@ def render_replay(
     actions: Sequence[Any],
     names: Mapping[str, str] | None = None,
     colours: Mapping[str, RGB] | None = None,
+    *,
+    lang: str = "en",
 ) -> tuple[bytes, str]:
     """The whole game as an animated GIF, one frame per turn, 780 px wide: (GIF bytes, file name `replay.gif`).
 
     `actions` is the log: `(player, action)` pairs (an engine Action or its dict), or the dicts of
     `Game.to_dict()["log"]`. Each frame shows every kingdom with its name, colour and score, the domino just placed
     outlined; the last frame gives the winner. Loops forever, about 25 seconds for a whole game. Names and colours
-    as for `render_table` (player id -> display name, player id -> RGB; missing ones get the defaults)."""
+    as for `render_table` (player id -> display name, player id -> RGB; missing ones get the defaults). The
+    captions are in `lang`."""
     steps = replay_steps(config, seed, actions)
     count = len(steps)
-    return _encode_gif(frame_drawer(steps, names, colours), count, _durations(count)), FILE_NAME
+    return _encode_gif(frame_drawer(steps, names, colours, lang=lang), count, _durations(count)), FILE_NAME
 
 
 __all__ = [

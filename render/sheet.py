@@ -17,6 +17,7 @@ from .draw import (
     Draw,
     encode,
     fit_names,
+    fit_size,
     king_token,
     player_colours,
     player_names,
@@ -106,7 +107,7 @@ def render_score_sheet(
     buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
     decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
     lang = picture_lang(lang)
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     breakdowns = game.scores()
     over = game.is_over
@@ -214,8 +215,9 @@ def render_score_sheet(
             else:
                 icons.paste(im, what, lx, cy - 15, 30, (214, 214, 218) if what == "castle" else None)
         label = part.label
-        text(draw, (lx + 38, cy), label, 20 if total else 18, bold=total, fill=TEXT if total else MUTED,
-             anchor="lm", max_width=LABEL_W - 44)  # fmt: skip
+        size = 20 if total else fit_size(label, 18, LABEL_W - 44, smallest=14)  # Spanish "Campo de trigo"
+        text(draw, (lx + 38, cy), label, size, bold=total, fill=TEXT if total else MUTED, anchor="lm",
+             max_width=LABEL_W - 44)  # fmt: skip
         for c, i in enumerate(order):
             value = _values(game, i, breakdowns[i], match).get(part.key, 0)
             mid = x0 + c * col_w + col_w / 2

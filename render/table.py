@@ -507,7 +507,7 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang:
             while size > 14 and _items_width(items, size) > room:
                 size -= 1
         name_size = BOARD_NAME_SIZE
-        while name_size > 17 and text_width(name, name_size, True) > room:
+        while name_size > 15 and text_width(name, name_size, True) > room:  # 17 fits every English name
             name_size -= 1
         text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
         for i, items in enumerate(rows_items):
@@ -662,7 +662,7 @@ def render_table(
     """The whole table as PNG bytes, 1000 pixels wide: header with round and phase, both lines, the builders' board
     (Queendomino rules), and every kingdom with its name(s), seat badge, colour and score; `active`'s kingdom is
     highlighted."""
-    names = player_names(game, names)
+    names = player_names(game, names, lang)
     colours = player_colours(game, colours)
     layout = table_layout(game)
     im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from i18n import DEFAULT_LOCALE, TERMS, resolve_locale, term, translate, translate_plural
+from i18n import messages as M
 
 EN = DEFAULT_LOCALE
 
@@ -37,3 +38,32 @@ def variant_word(lang: str, english: str, variant: str) -> str:
 def building_title(lang: str, english: str, building_id: str) -> str:
     key = f"building.{building_id}"
     return english if lang == EN or key not in TERMS else term(lang, key)
+
+
+def terrain_name(lang: str, terrain: str) -> str:
+    """A terrain's name as a label, capitalised: `Wheat` in English (TERRAIN_NAMES), `Obilné pole` in Czech."""
+    from .palette import TERRAIN_NAMES  # palette imports nothing of ours, but keep words.py light
+
+    if lang == EN or terrain not in TERMS:
+        return TERRAIN_NAMES.get(terrain, terrain)
+    word = term(lang, terrain)
+    return word[:1].upper() + word[1:]
+
+
+def direction_word(lang: str, direction: str) -> str:
+    """`up`, `right`, `down`, `left` in `lang` (the turn panel's words for the second square)."""
+    return translate(lang, M.DIRECTIONS[direction]) if direction in M.DIRECTIONS else direction
+
+
+def delta_words(lang: str, delta: int) -> str:
+    """A score change: `+3 points`, `-1 point`, `no points`."""
+    if not delta:
+        return translate(lang, M.PIC_NO_POINTS_DELTA)
+    return translate_plural(lang, *M.PIC_DELTA, abs(delta), n=f"{delta:+d}")
+
+
+def and_list(lang: str, items: list[str]) -> str:
+    """`A`, `A and B`, `A, B and C` in `lang` (the catalogue's `{first} and {second}`)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return translate(lang, M.TWO_CELLS, first=", ".join(items[:-1]), second=items[-1])
