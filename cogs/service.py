@@ -75,10 +75,7 @@ class NoGameHere(UserError):
 
 
 NO_GAME = M.NO_GAME_HERE
-UNREADABLE = (
-    "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
-    "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
-)
+UNREADABLE = M.UNREADABLE_HERE
 STALE = M.STALE
 DEADLINE_LEVEL = "medium"
 TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
@@ -230,7 +227,7 @@ class GameService:
             return await self.store.get_game(game_id)
         except CorruptGame as error:
             self._log_corrupt(game_id, error)
-            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
+            raise UserError(UNREADABLE, error=clip(str(error), 300)) from None
         except StoreError as error:
             raise UserError(str(error)) from None
 
@@ -254,7 +251,7 @@ class GameService:
             rec = await self.store.get_active_game(channel_id)
         except CorruptGame as error:
             self._log_corrupt(error.game_id, error)
-            raise UserError(UNREADABLE.format(error=clip(str(error), 300))) from None
+            raise UserError(UNREADABLE, error=clip(str(error), 300)) from None
         if rec is None:
             raise NoGameHere(NO_GAME)
         if playing and rec.status != GameStatus.PLAYING:
@@ -313,7 +310,7 @@ class GameService:
             rec = await self.get(game_id)
             player = str(user_id)
             if rec.status != GameStatus.PLAYING or rec.game is None:
-                raise UserError("This game is not being played any more: nothing can be taken back.")
+                raise UserError(M.UNDO_NOT_PLAYED)
             actions = await self.store.get_actions(game_id, include_undone=False)
             undo: list = []
             blocker = None
@@ -336,8 +333,8 @@ class GameService:
             if not undo or undo[-1].user_id != user_id:
                 if blocker is not None:
                     who = seat_name(rec.seats, blocker.player_id or "")
-                    raise UserError(f"{who} has acted since your last move, so it can no longer be taken back.")
-                raise UserError("You have no move to take back.")
+                    raise UserError(M.UNDO_SOMEONE_ACTED, name=who)
+                raise UserError(M.UNDO_NOTHING)
             keep = actions[: len(actions) - len(undo)]
             replay = Game.new(rec.game.config, rec.game.seed)
             for record in keep:
@@ -365,7 +362,7 @@ class GameService:
                 )
                 return outcome
             name = seat_name(rec.seats, player)
-            await self._publish(outcome, note=f"↩️ {name} took back their last move.")
+            await self._publish(outcome, note=translate(game_language(rec), M.UNDO_PUBLIC, name=name))
             return outcome
 
     @staticmethod
@@ -863,7 +860,8 @@ class GameService:
                     rec = await self.store.get_game(summary.id)
                     await channel.get_partial_message(summary.table_message_id).edit(
                         content=lobby_text(rec)
-                        + f"\n⌛ Nobody started it for {hours[summary.guild_id]:g} hours: closed.",
+                        + "\n"
+                        + translate(game_language(rec), M.LOBBY_EXPIRED, hours=float(hours[summary.guild_id])),
                         view=None,
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
@@ -900,7 +898,7 @@ class GameService:
             try:
                 async with self.lock(rec.channel_id):
                     outcome = MoveOutcome(rec, game)
-                    note = "" if self._pending.get(rec.id) else "🔁 The table again, as it stands now."
+                    note = "" if self._pending.get(rec.id) else translate(game_language(rec), M.TABLE_AGAIN)
                     await self._publish(outcome, note=note)
                     posted += outcome.table_posted
             except Exception:

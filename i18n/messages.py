@@ -642,3 +642,15 @@ SELECT_PLACEHOLDERS = [  # 150 characters
 ]
 AUTOCOMPLETE_CHOICES = [CELL_THEN, *DIRECTIONS.values()]  # 100 characters
 AUTOCOMPLETE_PLURALS = [TAX_CHOICE, BUILD_CHOICE]
+
+# -- the game service (cogs/service.py) --------------------------------------------------------------------------
+UNREADABLE_HERE = N_(
+    "The game in this channel cannot be read ({error}). The host or a member with Manage Channels can close it "
+    "with `/game cancel`; that frees the channel for a new game. Other games are not affected."
+)
+UNDO_NOT_PLAYED = N_("This game is not being played any more: nothing can be taken back.")
+UNDO_SOMEONE_ACTED = N_("{name} has acted since your last move, so it can no longer be taken back.")
+UNDO_NOTHING = N_("You have no move to take back.")
+UNDO_PUBLIC = N_("↩️ {name} took back their last move.")
+LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
+TABLE_AGAIN = N_("🔁 The table again, as it stands now.")

@@ -289,8 +289,8 @@ async def test_limits_per_member_and_lobbies_that_expire(fake, bot):
     summary = (await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0]
     assert summary.end_reason == "expired"
     await fake.settle()
-    assert "Nobody started it" in fake.message(closed and fake.messages_in(CH)[0].id).content or any(
-        "Nobody started it" in m.content for m in fake.messages_in(CH)
+    assert "Nobody started this table within 2 h" in fake.message(closed and fake.messages_in(CH)[0].id).content or any(
+        "Nobody started this table within 2 h" in m.content for m in fake.messages_in(CH)
     )
 
 
