@@ -108,6 +108,20 @@ def game_name(kind: str, lang: str = SOURCE) -> str:
     return term(lang, kind) if kind in GAME_NAMES else kind
 
 
+def config_refusal(error: Exception, lang: str = SOURCE) -> str:
+    """Why a table is not possible (an engine `ConfigError`), in `lang`; another error's own English otherwise."""
+    msgid = M.CONFIG_REFUSALS.get(getattr(error, "code", ""))
+    if msgid is None:
+        return str(error)
+    params = {k: v for k, v in getattr(error, "params", {}).items() if isinstance(v, str | int)}
+    if "game" in params:
+        params["game"] = game_name(str(params["game"]), lang)
+    try:
+        return translate(lang, msgid, **params)
+    except KeyError:  # a code whose parameters the engine does not give: its English says it all
+        return str(error)
+
+
 def building_name(building_id: str, lang: str = SOURCE) -> str:
     key = f"building.{building_id}"
     return term(lang, key) if lang != SOURCE and key in TERMS else building(building_id).name

@@ -25,6 +25,7 @@ from .common import (
     NEEDED_PERMISSIONS,
     THREAD_TYPES,
     UserError,
+    config_refusal,
     game_name,
     lang_of,
     safe,
@@ -628,7 +629,9 @@ class LobbyCog(commands.Cog):
             try:
                 GameConfig(kind, placeholder, frozenset(variants), team_pairs)
             except ValueError as error:
-                raise UserError(M.TABLE_IMPOSSIBLE, reason=str(error)) from None
+                raise UserError(
+                    lambda lang, e=error: translate(lang, M.TABLE_IMPOSSIBLE, reason=config_refusal(e, lang))
+                ) from None
             await check_limits(interaction, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             # The table's language: the option, else the default an admin set, else the server's language, else English.

@@ -534,3 +534,22 @@ async def test_a_queendomino_game_typed_in_romanian_and_spanish(fake, bot, lang,
     public = [m.content for m in fake.messages_in(CH)]
     public += [label for m in fake.messages_in(CH) for label in m.button_labels]
     assert not english_in(typist.answers + public, english_pieces(lang))
+
+
+async def test_an_impossible_table_is_refused_in_the_readers_language(fake, bot):
+    """A table the rules do not allow (Mighty Duel is for 2) is refused with the reason in the reader's words."""
+    fake.alice.locale = "cs"
+    reply = await fake.slash(
+        fake.alice, CH, "game", "new", options={"game": "kingdomino", "players": 4, "mighty_duel": True}
+    )
+    refused = await reply.wait_message()
+    reason = translate("cs", M.CONFIG_REFUSALS["mighty_duel_players"])
+    assert refused.ephemeral and refused.content == translate("cs", M.TABLE_IMPOSSIBLE, reason=reason)
+    assert "Mighty Duel is" not in refused.content
+    assert await active_record(bot, fake.channel(CH).id) is None
+    fake.bob.locale = "en-US"
+    reply = await fake.slash(
+        fake.bob, CH, "game", "new", options={"game": "kingdomino", "players": 4, "mighty_duel": True}
+    )
+    english = await reply.wait_message()
+    assert english.content == "That table is not possible: Mighty Duel is a Kingdomino variant for exactly 2 players."
