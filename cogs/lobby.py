@@ -314,8 +314,7 @@ async def lobby_action(
     mine = lang_of(interaction)  # private answers: the clicker's language; public ones: the table's
     if not deferred:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    rec = await service.get(gid)
-    async with service.lock(rec.channel_id):
+    async with service.lock(await service.channel_of(gid)):
         rec = await service.get(gid)
         if op == "cancel":
             if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):

@@ -198,6 +198,7 @@ class GameService:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        self._channels: dict[int, int] = {}  # game id -> its channel id
         self.hard_budget = HARD_BUDGET_SECONDS
         self.story_at_end = True  # the replay and the chart go with the final table
         self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
@@ -214,6 +215,13 @@ class GameService:
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
+
+    async def channel_of(self, game_id: int) -> int:
+        """The channel of a game (it never changes): read once, then remembered, so a move reads its game once."""
+        channel_id = self._channels.get(game_id)
+        if channel_id is None:
+            channel_id = self._channels[game_id] = (await self.get(game_id)).channel_id
+        return channel_id
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -283,8 +291,7 @@ class GameService:
         With `through_optional`, the optional steps of the turn (tax, build, dragon) that come before the action's
         own step are skipped first; a `Skip` then means "done with the optional steps". The computer players who
         act next play in the background, each move under the lock only while it is saved."""
-        rec = await self.get(game_id)
-        async with self.lock(rec.channel_id):
+        async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             if rec.status != GameStatus.PLAYING or rec.game is None:
                 raise UserError(M.NOT_PLAYED_ANY_MORE if rec.status != "lobby" else STALE)
@@ -305,8 +312,7 @@ class GameService:
         """Take back the person's last action (and the claim that was then made for them), while nobody acted
         after it. The game is rebuilt from its seed and its log without it; the undone actions stay in the log,
         marked undone, in the same transaction that restores the state."""
-        rec = await self.get(game_id)
-        async with self.lock(rec.channel_id):
+        async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             player = str(user_id)
             if rec.status != GameStatus.PLAYING or rec.game is None:
@@ -906,8 +912,7 @@ class GameService:
         return posted
 
     async def _handle_due(self, game_id: int, now: datetime) -> None:
-        rec = await self.get(game_id)
-        async with self.lock(rec.channel_id):
+        async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None or game.is_over:
