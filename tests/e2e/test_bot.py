@@ -498,3 +498,20 @@ def _slash(game):
         return ("claim",), {"domino": action.domino}
     assert isinstance(action, Place)
     return ("place",), {"cell": cell_name(action.row, action.col), "direction": action.direction}
+
+
+async def test_the_bot_asks_only_for_server_events_and_gets_no_message_events(fake, bot):
+    """The bot identifies with the guilds intent only, so (as on Discord) its own and everyone's messages do not come
+    back to it as MESSAGE_CREATE / MESSAGE_UPDATE events; a click and a channel's deletion still do."""
+    from tests.fakediscord.server import GatewaySession
+
+    session = next(s for s in fake.sessions if s.connected)
+    before = len(session.events)
+    lobby = await open_lobby(fake, fake.bob, CH, game="kingdomino", players=2)
+    await (await fake.click(fake.carol, lobby, "Join")).wait_message()
+    sent = [event for _, event, _ in list(session.events)[before:]]
+    assert "INTERACTION_CREATE" in sent
+    assert "MESSAGE_CREATE" not in sent and "MESSAGE_UPDATE" not in sent, sent
+    assert session.subscribed("CHANNEL_DELETE", fake.guild_id) and not session.subscribed("MESSAGE_CREATE", None)
+    reader = GatewaySession("x", 0, 1, {"intents": 1 << 9})  # GUILD_MESSAGES: guild messages, not DMs
+    assert reader.subscribed("MESSAGE_CREATE", fake.guild_id) and not reader.subscribed("MESSAGE_CREATE", None)

@@ -53,7 +53,8 @@ async def test_login_and_guild(fake: FakeDiscord, bot: commands.Bot) -> None:
     assert calls.index(("GET", "/users/@me")) < calls.index(("GET", "/oauth2/applications/@me"))
     assert all(r.headers.get("Authorization") == "Bot fake-token" for r in fake.requests if r.path == "/users/@me")
     assert fake.identifies[-1]["token"] == "fake-token"
-    assert fake.identifies[-1]["intents"] == discord.Intents.default().value
+    # only the guilds intent: no message, reaction or typing events for every message of every server
+    assert fake.identifies[-1]["intents"] == discord.Intents(guilds=True).value
 
     guild = bot.get_guild(fake.guild_id)
     assert guild is not None and guild.me is not None

@@ -120,6 +120,21 @@ class RecordedRequest:
         return f"{self.method} {self.short_path}{query}{status}"
 
 
+# Gateway intents (https://discord.com/developers/docs/events/gateway#list-of-intents): the bit an event needs in a
+# guild, and in a DM.
+_GUILD_MESSAGES, _GUILD_REACTIONS, _GUILD_TYPING = 1 << 9, 1 << 10, 1 << 11
+_DM_MESSAGES, _DM_REACTIONS, _DM_TYPING = 1 << 12, 1 << 13, 1 << 14
+_EVENT_INTENTS = {
+    "MESSAGE_CREATE": (_GUILD_MESSAGES, _DM_MESSAGES),
+    "MESSAGE_UPDATE": (_GUILD_MESSAGES, _DM_MESSAGES),
+    "MESSAGE_DELETE": (_GUILD_MESSAGES, _DM_MESSAGES),
+    "MESSAGE_DELETE_BULK": (_GUILD_MESSAGES, _DM_MESSAGES),
+    "MESSAGE_REACTION_ADD": (_GUILD_REACTIONS, _DM_REACTIONS),
+    "MESSAGE_REACTION_REMOVE": (_GUILD_REACTIONS, _DM_REACTIONS),
+    "TYPING_START": (_GUILD_TYPING, _DM_TYPING),
+}
+
+
 @dataclass(eq=False)
 class GatewaySession:
     """One gateway session (IDENTIFY to INVALID_SESSION): its shard, sequence and the events sent on it, which a
@@ -140,6 +155,15 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.ws is not None and not self.ws.closed
+
+    def subscribed(self, event: str, guild_id: int | None) -> bool:
+        """Whether the session's IDENTIFY intents ask for `event` (as Discord does: a bot without the message intents
+        gets no MESSAGE_CREATE, and so on). Events without an intent (READY, INTERACTION_CREATE...) always come."""
+        intent = _EVENT_INTENTS.get(event)
+        if intent is None:
+            return True
+        bit = intent[0] if guild_id is not None else intent[1]
+        return bool(self.identify.get("intents", 0) & bit)
 
     def receives(self, guild_id: int | None) -> bool:
         """Whether this session's shard gets the events of `guild_id` (None: DMs, which go to shard 0)."""
@@ -1091,9 +1115,11 @@ class FakeDiscord(Drivers):
     async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
         """Send a gateway DISPATCH on the shard that gets its guild's events (DMs: shard 0). While that shard is
         disconnected but resumable, the event waits for its RESUME. False when no session would get it (lost)."""
-        sessions = self._sessions_for(self._event_guild(event, data))
+        guild_id = self._event_guild(event, data)
+        sessions = self._sessions_for(guild_id)
         for session in sessions:
-            await self._send_event(session, event, data)
+            if session.subscribed(event, guild_id):
+                await self._send_event(session, event, data)
         return bool(sessions)
 
     # --- gateway: what Discord does to connections ----------------------------------------------------------------
