@@ -54,6 +54,30 @@ def _log(cfg: GameConfig, seed: int) -> tuple:
     return tuple(game.log)
 
 
+# The three seeded games the golden pictures and the language checks draw.
+SAMPLE_GAMES = {
+    "kd2": (config("kingdomino", 2), 11),
+    "qd4": (config("queendomino", 4), 5),
+    "rw8": (config("royal-wedding", 8, True), 3),
+}
+
+
+@cache
+def sample_states(key: str) -> dict[str, Game]:
+    """States of one of SAMPLE_GAMES: the first decision of each kind past a third of the game, and the end."""
+    cfg, seed = SAMPLE_GAMES[key]
+    log = _log(cfg, seed)
+    found: dict[str, Game] = {}
+    game = Game.new(cfg, seed)
+    for i, (_, action) in enumerate(log):
+        kind = game.decision().kind
+        if kind not in found and i > len(log) // 3:
+            found[kind] = game.clone()
+        game.apply(action)
+    found["over"] = game
+    return found
+
+
 def state(cfg: GameConfig, seed: int, fraction: float) -> Game:
     """The game `fraction` of the way through (0: the start, 1: over) when every seat plays at random."""
     log = _log(cfg, seed)

@@ -10,9 +10,8 @@ import contextlib
 import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 
-from engine import Game, Place
+from engine import Place
 from render import draw as draw_module
 from render import (
     render_dragon,
@@ -27,17 +26,12 @@ from render import (
 from render.chart import render_score_chart
 from render.replay import frame_drawer, replay_steps
 
-from .helpers import _log, config, names_for
+from .helpers import names_for, sample_states
 
 # The modules that draw text with `from .draw import text`: each gets the recording.
 MODULES = ("chart", "kingdom", "large", "panels", "remaining", "replay", "sheet", "table")
 
 # Kingdomino with 2 players, Queendomino with 4, Royal Wedding with 8 in teams (seeds as the goldens).
-GAMES = {
-    "kd2": (config("kingdomino", 2), 11),
-    "qd4": (config("queendomino", 4), 5),
-    "rw8": (config("royal-wedding", 8, True), 3),
-}
 
 
 @dataclass(frozen=True)
@@ -102,26 +96,10 @@ def recording() -> Iterator[list[Drawn]]:
             m.text = real  # type: ignore[attr-defined]
 
 
-@cache
-def states(key: str) -> dict[str, Game]:
-    """The first decision of each kind past a third of the game, and the end (as the golden pictures)."""
-    cfg, seed = GAMES[key]
-    log = _log(cfg, seed)
-    found: dict[str, Game] = {}
-    game = Game.new(cfg, seed)
-    for i, (_, action) in enumerate(log):
-        kind = game.decision().kind
-        if kind not in found and i > len(log) // 3:
-            found[kind] = game.clone()
-        game.apply(action)
-    found["over"] = game
-    return found
-
-
 def pictures(key: str, lang: str) -> dict[str, tuple[bytes, list[Drawn]]]:
     """Every picture of game `key` in `lang`, each with the text it drew. Replay: one frame (mid-game) and the last."""
     out: dict[str, tuple[bytes, list[Drawn]]] = {}
-    found = states(key)
+    found = sample_states(key)
     place = found["place"]
     d = place.decision()
     names = names_for(place)

@@ -17,14 +17,13 @@ import hashlib
 import io
 import json
 import os
-from functools import cache
 from pathlib import Path
 
 import PIL
 import pytest
 from PIL import Image, ImageChops, features
 
-from engine import Game, Place
+from engine import Place
 from render import (
     fonts,
     render_dragon,
@@ -36,7 +35,7 @@ from render import (
     render_tax,
 )
 
-from .helpers import _log, config, names_for
+from .helpers import SAMPLE_GAMES, names_for, sample_states
 
 GOLDEN = Path(__file__).parent / "golden"
 ENVIRONMENT = GOLDEN / "environment.json"
@@ -44,33 +43,11 @@ UPDATE = os.environ.get("RENDER_UPDATE_GOLDENS") == "1"
 TOLERANCE = 48  # per channel: palette rounding and anti-aliasing
 MOST_PIXELS = 0.002  # the share of pixels allowed to differ by more than that
 
-GAMES = {
-    "kd2": (config("kingdomino", 2), 11),
-    "qd4": (config("queendomino", 4), 5),
-    "rw8": (config("royal-wedding", 8, True), 3),
-}
-
-
-@cache
-def _states(key: str) -> dict[str, Game]:
-    """States of one seeded random game: the first decision of each kind past a third of the game, and the end."""
-    cfg, seed = GAMES[key]
-    log = _log(cfg, seed)
-    found: dict[str, Game] = {}
-    game = Game.new(cfg, seed)
-    for i, (_, action) in enumerate(log):
-        kind = game.decision().kind
-        if kind not in found and i > len(log) // 3:
-            found[kind] = game.clone()
-        game.apply(action)
-    found["over"] = game
-    return found
-
 
 def _pictures() -> dict[str, bytes]:
     out: dict[str, bytes] = {}
-    for key in GAMES:
-        states = _states(key)
+    for key in SAMPLE_GAMES:
+        states = sample_states(key)
         place = states["place"]
         d = place.decision()
         names = names_for(place)

@@ -40,7 +40,9 @@ from render.draw import _fitted, fit_size, player_names, text_width
 from render.words import terrain_name
 
 from .helpers import MODES, NAMES, config, mode_id, names_for, state
-from .languages import GAMES, Drawn, pictures, recording, states
+from .helpers import SAMPLE_GAMES as GAMES
+from .helpers import sample_states as states
+from .languages import Drawn, pictures, recording
 
 LANGS = ("ro", "es", "cs")
 LETTERS = {"ro": "ăâîșțĂÂÎȘȚ", "es": "ñáéíóúüÑÁÉÍÓÚ¿¡", "cs": "áčďéěíňóřšťúůýžČĎĚŇŘŠŤŮŽ"}
