@@ -38,6 +38,7 @@ class KingdominoBot(commands.AutoShardedBot):
         self.store = store
         self.sync_on_start = sync
         self.service = None
+        self.dynamic_items: tuple[type, ...] = ()
 
     async def setup_hook(self) -> None:
         from cogs import pictures
@@ -54,7 +55,8 @@ class KingdominoBot(commands.AutoShardedBot):
 
             self.service.ai_pool = AIPool(workers=workers)
             await self.service.ai_pool.start()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
+        self.dynamic_items = (*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
+        self.add_dynamic_items(*self.dynamic_items)
         # Discord localizations for every command description, option and choice (names stay English).
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
@@ -82,6 +84,13 @@ class KingdominoBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction, beside discord.py's own dispatch: a click that it would drop without a word (the button
+        was taken off its message meanwhile) is answered as out of date."""
+        from cogs.views import answer_dropped_click
+
+        await answer_dropped_click(interaction, self.dynamic_items)
 
 
 async def _main(settings: Settings, sync: str | None) -> None:

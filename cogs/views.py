@@ -100,6 +100,37 @@ async def guarded(interaction: discord.Interaction, work) -> None:
             await answer_error(interaction, translate(lang_of(interaction), SORRY))
 
 
+async def answer_dropped_click(interaction: discord.Interaction, items) -> bool:
+    """Answer a click that discord.py would drop without a word: it runs a dynamic item (every control of the bot)
+    only when the clicked component is still on the interaction's message. A person who clicks just as the bot
+    takes that button off (a newer table was posted, the panel moved on) sends a click that Discord still delivers,
+    with the message as it is now; unanswered, it would end as "The application did not respond". It is answered
+    as out of date. True when it was such a click."""
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    data = interaction.data or {}
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str):
+        return False
+    factory = next((i for i in items if i.__discord_ui_compiled_template__.fullmatch(custom_id)), None)
+    if factory is None:
+        return False
+    message = interaction.message
+    if message is not None:
+        # the very test discord.py makes (ViewStore.schedule_dynamic_item_call)
+        view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+        view = view_cls.from_message(message, timeout=None)
+        if any(i.type.value == kind and getattr(i, "custom_id", None) == custom_id for i in view.walk_children()):
+            return False
+    log.info("Interaction %s: %s is no longer on its message; answered as out of date", interaction.id, custom_id)
+    text = M.TABLE_OUT_OF_DATE if factory in (TurnButton, LookButton) else STALE
+    try:
+        await answer_error(interaction, translate(lang_of(interaction), text))
+    except discord.HTTPException:
+        log.exception("Interaction %s: the out-of-date answer could not be sent", interaction.id)
+    return True
+
+
 # -- the panel a player uses to take a turn -------------------------------------------------------------------
 @dataclass
 class Panel:

@@ -210,6 +210,27 @@ async def test_stale_panel_after_the_move_was_made_by_typing(fake, bot):
     assert any("The table changed" in m.content for m in reply.followups)
 
 
+async def test_a_click_on_a_table_replaced_meanwhile_is_answered(fake, bot):
+    """A person clicks the table's buttons just as the bot posts the next table and takes them off this one: Discord
+    still delivers the click, with the message as it is now (without the button). discord.py runs a dynamic item
+    only when the clicked button is on the message, so the click was dropped without a word ("The application did
+    not respond", the fake's "no response"). The bot answers it: the table is out of date."""
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    old = latest_table(fake, CH)
+    turn = old.component(TURN)["custom_id"]
+    look = next(c["custom_id"] for c in old.walk_components() if c.get("custom_id", "").startswith("kd:look:"))
+    rng = random.Random(5)
+    while latest_table(fake, CH).id == old.id:
+        rec = await _record(bot, fake)
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+        await fake.settle()
+    assert not fake.message(old.id).buttons, "a newer table takes the buttons off the old one"
+    for custom_id in (turn, look):
+        reply = await fake.click(fake.alice, old, custom_id, client_checks=False)
+        assert "This table is out of date" in await _private(reply)
+
+
 async def test_host_and_manage_channels_rules(fake, bot):
     lobby = await open_lobby(fake, fake.bob, CH, game="kingdomino", players=2)
     await (await fake.click(fake.carol, lobby, "Join")).wait_message()
