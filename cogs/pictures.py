@@ -38,6 +38,11 @@ def _start_worker() -> None:
     import render  # noqa: F401  (the fonts and the engine load once per worker, not on the first picture)
 
 
+def _ready() -> None:
+    """Nothing: submitted once per worker at start, so the workers are spawned (and have loaded the fonts) before
+    the first table needs them."""
+
+
 def _draw(fn: Callable[..., bytes], args: tuple, kwargs: dict) -> tuple[bytes | None, str | None]:
     """In a worker: the picture, or None and the traceback of why not."""
     try:
@@ -96,6 +101,13 @@ class PicturePool:
         self.stats["drawn"] += 1
         return result
 
+    def warm_up(self) -> None:
+        """Start the workers now rather than at the first picture (a worker takes a second or two to start)."""
+        if self.workers:
+            pool = self._executor()
+            for _ in range(self.workers):
+                pool.submit(_ready)
+
     def close(self) -> None:
         """Stop the workers (pictures still being drawn are given up)."""
         pool, self._pool = self._pool, None
@@ -111,6 +123,7 @@ def configure(workers: int) -> PicturePool:
     global _pool
     _pool.close()
     _pool = PicturePool(workers)
+    _pool.warm_up()
     return _pool
 
 

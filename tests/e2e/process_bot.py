@@ -3,8 +3,8 @@
     bot_processes("tests.e2e.process_bot:build", env={"SHARD_IDS": "0", "SHARD_COUNT": "2", "DATABASE_URL": url})
 
 `build` reads the bot's settings from the environment exactly as `bot.py` does (`Settings.from_env`, without
-`.env`): SHARD_IDS, SHARD_COUNT, DATABASE_URL (else the SQLite file DATABASE_PATH), AI_WORKERS (default 0: the
-computer players think in threads). Test-only knobs:
+`.env`): SHARD_IDS, SHARD_COUNT, DATABASE_URL (else the SQLite file DATABASE_PATH), AI_WORKERS and PICTURE_WORKERS
+(default 0: the computer players think and the pictures are drawn in threads). Test-only knobs:
 
     KD_TIMER_PERIOD_SECONDS   the timer loop's period (cogs.admin.TIMER_PERIOD_SECONDS, 60 s in production)
     KD_SEEDS                  new games take their seeds from random.Random(KD_SEEDS), so runs repeat
@@ -30,6 +30,7 @@ async def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
     env = dict(os.environ)
     env.setdefault("DISCORD_TOKEN", env.get("FAKEDISCORD_TOKEN", "fake-token"))
     env.setdefault("AI_WORKERS", "0")
+    env.setdefault("PICTURE_WORKERS", "0")
     settings = Settings.from_env(env, dotenv_path=None)
     period = env.get("KD_TIMER_PERIOD_SECONDS", "").strip()
     seeds = env.get("KD_SEEDS")
