@@ -218,8 +218,8 @@ class PostgresGameStore(SqlGameStore):
     async def _write(self) -> AsyncIterator[_Transaction]:
         async with self._connection() as conn:
             transaction = conn.transaction()
-            await transaction.start()
-            try:
+            try:  # BEGIN is inside: a task cancelled while it runs must not hand the pool a connection mid-transaction
+                await transaction.start()
                 tx = _Transaction(conn, self._on_step)
                 yield tx
                 tx.step("commit")
@@ -227,7 +227,7 @@ class PostgresGameStore(SqlGameStore):
             except BaseException as error:
                 try:
                     await transaction.rollback()
-                except Exception:  # the connection is broken (a cancelled query): throw it away
+                except BaseException:  # never started, broken, or cancelled mid-statement: throw the connection away
                     conn.terminate()
                 if isinstance(error, asyncpg.LockNotAvailableError):
                     raise StoreBusy(f"the PostgreSQL {self._location} stayed locked by another writer") from error

@@ -272,3 +272,35 @@ async def test_a_writer_holding_the_lock_too_long_is_reported(open_store, backen
             await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
     assert await backend.dump() == before
     await store.save_move(record.id, record.version, state=fake_state(1), action={}, player_id="1", user_id=1)
+
+
+async def test_a_save_cancelled_at_any_moment_leaves_old_or_new_state_and_a_clean_connection(open_store, backend):
+    """Cancelled after 0, 1, 2... turns of the event loop (so at every await of the save, BEGIN included): the game
+    is the old one or the new one, the store goes on, and no connection goes back to the pool mid-transaction (which
+    asyncpg reports through the loop's exception handler)."""
+    loop = asyncio.get_running_loop()
+    reported: list[str] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: reported.append(str(context.get("message"))))
+    try:
+        store = await open_store()
+        record = await playing_game(store)
+        for turns in range(40):
+            version = (await store.get_game(record.id)).version
+            saving = asyncio.create_task(
+                store.save_move(record.id, version, state=fake_state(turns), action={}, player_id="1", user_id=1)
+            )
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            saving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await saving
+            game = await store.get_game(record.id)
+            log = await store.get_actions(record.id)
+            assert game.version in (version, version + 1)
+            assert len(log) == game.version - record.version  # one action per saved move, never half of one
+        await asyncio.sleep(0.05)  # the pool resets released connections in the background
+        assert not [m for m in reported if "active transaction" in m], reported
+        await store.save_move(record.id, game.version, state=fake_state(99), action={}, player_id="1", user_id=1)
+    finally:
+        loop.set_exception_handler(previous)
