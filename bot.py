@@ -44,10 +44,12 @@ class KingdominoBot(commands.AutoShardedBot):
         from cogs import pictures
         from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
         from cogs.service import GameService
+        from cogs.table import attach
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
 
         self.service = GameService(self, self.store)
+        attach(self.service)  # the table's controls and the lobby's words the service posts
         pictures.configure(getattr(self.settings, "picture_workers", 0))
         workers = getattr(self.settings, "ai_workers", 0)
         if workers:

@@ -51,6 +51,11 @@ class UserError(Exception):
         return translate(lang, self.message, **self.params)
 
 
+def service_of(interaction: discord.Interaction):
+    """The bot's game service (cogs.service.GameService)."""
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
 def pings(*user_ids: int | None) -> discord.AllowedMentions:
     """Mentions that notify exactly these users, and nobody else (never everyone, roles or other users)."""
     users = [discord.Object(id=u) for u in dict.fromkeys(user_ids) if u is not None]

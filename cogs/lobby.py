@@ -31,6 +31,7 @@ from .common import (
     safe,
     strip_controls,
 )
+from .mine import game_lines, page_text
 from .service import STALE, game_language
 from .views import guarded, service_of
 
@@ -672,8 +673,6 @@ class LobbyCog(commands.Cog):
     @app_commands.describe(page="Which page, when you have many games")
     async def mine(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
         async def work():
-            from .mine import game_lines, page_text
-
             await interaction.response.defer(ephemeral=True, thinking=True)
             lang = lang_of(interaction)
             lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id, lang)

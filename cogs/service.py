@@ -190,6 +190,10 @@ class MoveOutcome:
         return self.warning(lang) if self.warning is not None else None
 
 
+def _unattached(*args):
+    raise RuntimeError("the game service's views are not attached: call cogs.table.attach(service)")
+
+
 class GameService:
     """Shared by the cogs: loading games, applying moves, computer seats, posting the table, timers."""
 
@@ -207,6 +211,11 @@ class GameService:
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self._corrupt_logged: set[int] = set()
+        # How the service shows a game on Discord: given by the cogs (cogs.table.attach), so the service builds no
+        # view itself and imports no cog module.
+        self.table_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
+        self.turn_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
+        self.lobby_text: Callable[[GameRecord], str] = _unattached
         # This process's name in the store's claims: stable across restarts of the same shards on the same host,
         # so that a restarted process takes back at once what it held when it died (`reclaim`).
         settings = getattr(bot, "settings", None)
@@ -705,8 +714,6 @@ class GameService:
 
     async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
         """Send the table picture with the turn's words; take the controls off the previous table."""
-        from .views import table_view  # the views import this module
-
         game = rec.game
         assert game is not None
         names, colours = names_and_colours(rec)
@@ -737,7 +744,7 @@ class GameService:
             message = await channel.send(
                 content=content,
                 files=files,
-                view=table_view(rec, game),
+                view=self.table_view(rec, game),
                 allowed_mentions=pings(ping),
             )
         except discord.NotFound as error:
@@ -762,8 +769,6 @@ class GameService:
         """Tell a person privately that it is their turn: a direct message with the link and the button, once per
         turn (and kind: the turn, each reminder). When Discord refuses it (DMs closed), the channel mention
         stands in, once, with a note. True when the DM went out."""
-        from .views import turn_view  # the views import this module
-
         if not await self.store.claim_notification(rec.id, turn_key(game), user_id, kind):
             return False
         d = game.decision()
@@ -776,7 +781,7 @@ class GameService:
         try:
             data = await self.bot.http.start_private_message(user_id)
             await self.bot.get_partial_messageable(int(data["id"])).send(
-                text, view=turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
+                text, view=self.turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
             )
             return True
         except discord.HTTPException as error:
@@ -786,7 +791,7 @@ class GameService:
             try:
                 await channel.send(
                     translate(lang, M.DM_REFUSED, player=f"<@{user_id}>", what=values["what"]),
-                    view=turn_view(rec, game),
+                    view=self.turn_view(rec, game),
                     allowed_mentions=pings(user_id),
                 )
             except discord.HTTPException:
@@ -858,14 +863,12 @@ class GameService:
             except StoreError:
                 continue  # it changed meanwhile: someone is using it
             closed.append(summary.id)
-            from .lobby import lobby_text
-
             channel = self.bot.get_partial_messageable(summary.channel_id)
             if summary.table_message_id is not None:
                 try:
                     rec = await self.store.get_game(summary.id)
                     await channel.get_partial_message(summary.table_message_id).edit(
-                        content=lobby_text(rec)
+                        content=self.lobby_text(rec)
                         + "\n"
                         + translate(game_language(rec), M.LOBBY_EXPIRED, hours=float(hours[summary.guild_id])),
                         view=None,
@@ -943,8 +946,6 @@ class GameService:
                     log.warning("Game %s: %s", rec.id, outcome.warning_in("en"))
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
-                from .views import turn_view  # the views import this module
-
                 settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
                 quiet_until = quiet_end(settings, now) if settings else None
                 if quiet_until is not None:  # their quiet hours: the reminder waits until they end
@@ -974,7 +975,7 @@ class GameService:
                         translate(lang, M.REMINDER_LINK, link=link, **values)
                         if link
                         else translate(lang, M.REMINDER, **values),
-                        view=turn_view(rec, game),
+                        view=self.turn_view(rec, game),
                         allowed_mentions=pings(seat.user_id),
                     )
                 except discord.NotFound as error:

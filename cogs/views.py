@@ -29,15 +29,16 @@ from .common import (
     game_domino_words,
     lang_of,
     points_words,
+    service_of,
     square_words,
     their_turn,
 )
+from .looks import send_look
+from .mine import elsewhere
 from .service import (
     STALE,
-    GameService,
     NoGameHere,
     describe,
-    game_language,
     names_and_colours,
     same_turn_step,
     skip_optional,
@@ -48,10 +49,6 @@ log = logging.getLogger(__name__)
 
 ARROWS = {"up": "↑", "right": "→", "down": "↓", "left": "←"}
 SORRY = M.SORRY
-
-
-def service_of(interaction: discord.Interaction) -> GameService:
-    return interaction.client.service  # type: ignore[attr-defined]
 
 
 async def answer_error(interaction: discord.Interaction, text: str) -> None:
@@ -69,8 +66,6 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     try:
         await work
     except NoGameHere as error:
-        from .mine import elsewhere
-
         text = error.text(lang_of(interaction))
         try:
             text = (
@@ -767,37 +762,12 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         return cls(int(match["gid"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .look import send_look
-
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             rec = await service_of(interaction).get(self.gid)
             await send_look(interaction, rec, self.what, viewer=interaction.user.id)
 
         await guarded(interaction, work())
-
-
-def turn_view(rec: GameRecord, game: Game) -> discord.ui.View:
-    """Just the "Take my turn" button, for pings and reminders."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(rec.id, turn_key(game), label=translate(game_language(rec), M.BUTTON_TAKE_TURN)))
-    return view
-
-
-def table_view(rec: GameRecord, game: Game) -> discord.ui.View:
-    lang = game_language(rec)
-    view = discord.ui.View(timeout=None)
-    if not game.is_over:
-        view.add_item(TurnButton(rec.id, turn_key(game), label=translate(lang, M.BUTTON_TAKE_TURN)))
-    for what in LOOKS:
-        if game.is_over and what == "remaining":
-            continue
-        view.add_item(LookButton(rec.id, what, lang=lang))
-    if game.is_over:
-        from .lobby import RematchButton
-
-        view.add_item(RematchButton(rec.id, label=translate(lang, M.BUTTON_REMATCH)))
-    return view
 
 
 DYNAMIC_ITEMS = (

@@ -273,7 +273,7 @@ async def test_missing_channel_permission_is_named(fake, bot):
 
 
 async def test_unexpected_error_gets_an_apology_and_is_logged(fake, harness, bot, monkeypatch):
-    look = sys.modules["cogs.look"]  # the running bot's extension module
+    look = sys.modules["cogs.looks"]  # the looks the running bot's buttons and commands answer with
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
