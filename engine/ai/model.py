@@ -43,6 +43,7 @@ PHASE_OF[OVER] = P_OVER
 MIDDLE_KINGDOM = 10  # the Middle Kingdom bonus
 HOLE_PENALTY = 2.0  # points a placement loses, in the greedy policy, for each cell it walls in for good
 CALL_UNITS = 10  # work units a call of `placements` costs on top of the options it looks at (see search.py)
+CACHE_UNITS = 2  # work units of a greedy placement found in a search's cache (see `Sim.best_placement`)
 COIN_VALUE = 0.36  # what a coin is worth to the economy policy while the game runs (1/3 point at the end)
 
 
@@ -81,6 +82,14 @@ def building_table() -> dict[str, tuple[int, int, int, int, int, int, int, int]]
     return table
 
 
+_ZOBRIST = random.Random(20261123)
+# Random 64-bit keys of a square (cell, terrain, crowns) and of a building's crowns on a cell: a kingdom's `key` is
+# the exclusive or of those it holds, so that two kingdoms with the same squares and buildings' crowns (and therefore
+# the same placements and gains) have the same key (see `Sim.best_placement`).
+SQUARE_KEYS = [_ZOBRIST.getrandbits(64) for _ in range(15 * 15 * 8 * 4)]
+CROWN_KEYS = [_ZOBRIST.getrandbits(64) for _ in range(15 * 15 * 4)]
+
+
 @cache
 def centre_box(size: int) -> bytes:
     """Per model cell: 1 if a square there keeps the castle in the centre (Middle Kingdom), else 0."""
@@ -105,6 +114,7 @@ class FastKingdom:
         "fr1",
         "free_towns",
         "frontier",
+        "key",
         "kplaced",
         "kres",
         "ksent",
@@ -158,6 +168,7 @@ class FastKingdom:
         self.buildings: list[tuple[int, str]] = []  # (cell, building id)
         self.free_towns: list[int] = []
         self.discarded = False
+        self.key = 0  # see SQUARE_KEYS
 
     def copy(self) -> FastKingdom:
         k = FastKingdom.__new__(FastKingdom)
@@ -172,6 +183,7 @@ class FastKingdom:
         k.ksent = self.ksent
         k.buildings, k.free_towns = self.buildings[:], self.free_towns[:]
         k.discarded = self.discarded
+        k.key = self.key
         return k
 
     # -- cells ------------------------------------------------------------------------------------------------
@@ -199,6 +211,7 @@ class FastKingdom:
         terr, tid, W = self.terr, self.tid, self.W
         terr[p] = t
         self.crowns[p] = c
+        self.key ^= SQUARE_KEYS[(p * 8 + t) * 4 + c]
         self.frontier.discard(p)
         ids: list[int] = []
         for q in (p - 1, p + 1, p - W, p + W):
@@ -460,6 +473,7 @@ class FastKingdom:
                 i = k.tid[p]
                 k.pts += k.t_size[i] * crowns
                 k.t_crowns[i] += crowns
+                k.key ^= CROWN_KEYS[p * 4 + crowns]
         k.kres = kingdom.knights_reserve
         k.kplaced = len(kingdom.knights_placed)
         k.ksent = kingdom.knights_sent_this_round
@@ -474,6 +488,7 @@ class Sim:
     __slots__ = (
         "board",
         "boxes",
+        "cache",
         "cur_dom",
         "cur_king",
         "dragon",
@@ -485,13 +500,16 @@ class Sim:
         "ks",
         "line_size",
         "middle_kingdom",
+        "noise",
         "nxt_dom",
         "nxt_king",
+        "order_weight",
         "phase",
         "placed",
         "plan",
         "qd",
         "queen",
+        "rng",
         "round",
         "rounds",
         "stack",
@@ -515,6 +533,8 @@ class Sim:
         s.boxes, s.line_size = self.boxes, self.line_size
         s.plan = dict(self.plan)
         s.turns = self.turns
+        s.rng, s.noise, s.order_weight = self.rng, self.noise, self.order_weight
+        s.cache = self.cache
         return s
 
     # -- from the engine --------------------------------------------------------------------------------------------
@@ -544,6 +564,10 @@ class Sim:
         s.harmony = "harmony" in game.config.variants
         s.plan = {}
         s.turns = 0
+        s.rng = None  # with `noise`, the playout policy's claims get uniform noise of up to `noise` points
+        s.noise = 0.0
+        s.order_weight = 0.0  # points the playout policy's claims give for choosing first in the next line
+        s.cache = None  # a dict to remember the greedy placements in (shared by the copies; see `best_placement`)
         s.placed = None
         if s.phase == P_FIRST:
             s.turn = 0
@@ -688,6 +712,7 @@ class Sim:
             k.pts += k.t_size[i] * crowns
             k.t_crowns[i] += crowns
             k.version += 1
+            k.key ^= CROWN_KEYS[cell * 4 + crowns]
         if towers and self.queen != ki:
             most = max(o.towers for i, o in enumerate(self.ks) if i != ki)
             if k.towers >= most:
@@ -804,9 +829,25 @@ class Sim:
         plan = self.plan.pop(king, None)
         if plan is not None and plan[0] == k.version:
             return None if plan[1] < 0 else (plan[1], plan[2])
-        t0, c0, t1, c1, _ = domino_table()[self.cur_dom[self.turn]]
-        best = k.best_placement(t0, c0, t1, c1, self.middle_kingdom and k.centred())
+        dom = self.cur_dom[self.turn]
+        best = self.best_placement(k, dom, self.middle_kingdom and k.centred())
         return None if best is None else (best[1], best[2])
+
+    def best_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[float, int, int] | None:
+        """`k.best_placement` of `dom`, remembered in `cache` (when set) under the kingdom's key: a search's
+        playouts meet the same kingdoms and dominoes again and again. A hit costs CACHE_UNITS of work."""
+        cache = self.cache
+        if cache is None:
+            t0, c0, t1, c1, _ = domino_table()[dom]
+            return k.best_placement(t0, c0, t1, c1, centre)
+        key = (k.key, dom, centre)
+        found = cache.get(key, cache)
+        if found is cache:
+            t0, c0, t1, c1, _ = domino_table()[dom]
+            found = cache[key] = k.best_placement(t0, c0, t1, c1, centre)
+        else:
+            k.work += CACHE_UNITS
+        return found  # type: ignore[return-value]
 
     def policy_claim(self) -> tuple[str, tuple[int, int, int] | None]:
         """The free domino whose best placement in the kingdom as it stands gains most, and that placement
@@ -820,17 +861,26 @@ class Sim:
         table = domino_table()
         centre = self.middle_kingdom and k.centred()
         best_value, best_dom, best_plan = -1e9, "", None
+        rand = self.rng.random if self.noise else None
+        last = self.phase == P_CLAIM and not self.future  # the order of the last round does not matter
+        step = self.order_weight / (len(doms) - 1) if len(doms) > 1 and not last else 0.0
+        bonus = step * len(doms)
         for dom, owner in zip(doms, kings, strict=True):
+            bonus -= step
             if owner >= 0:
                 continue
-            t0, c0, t1, c1, _ = table[dom]
-            found = k.best_placement(t0, c0, t1, c1, centre)
+            found = self.best_placement(k, dom, centre)
             if found is None:
                 value, plan = -5.0, (k.version, -1, -1)
             else:
                 value, plan = found[0], (k.version, found[1], found[2])
-                if self.qd and (t0 == TOWN or t1 == TOWN):
-                    value += ((t0 == TOWN) + (t1 == TOWN)) * self.town_site_value(k)
+                if self.qd:
+                    t0, _, t1, _, _ = table[dom]
+                    if t0 == TOWN or t1 == TOWN:
+                        value += ((t0 == TOWN) + (t1 == TOWN)) * self.town_site_value(k)
+            value += bonus
+            if rand is not None:
+                value += rand() * self.noise
             if value > best_value:
                 best_value, best_dom, best_plan = value, dom, plan
         return best_dom, (best_plan if self.phase == P_CLAIM else None)

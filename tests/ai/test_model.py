@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import BribeDragon, Build, Claim, Game, Skip, Tax
+from engine import BribeDragon, Build, Claim, Game, GameConfig, Skip, Tax
 from engine.ai.model import (
     P_BUILD,
     P_CLAIM,
@@ -31,7 +31,7 @@ from engine.ai.model import (
     unseen_buildings,
 )
 
-from .modes import MODES
+from .modes import MODES, players
 
 PHASE_NAMES = {P_FIRST: "first_claim", P_PLACE: "place", P_TAX: "tax", P_BUILD: "build", P_DRAGON: "dragon"}
 PHASE_NAMES[P_CLAIM] = "claim"
@@ -124,6 +124,7 @@ def check_agreement(game: Game, sim: Sim) -> None:
         assert (kept.coins, kept.kres, kept.kplaced, kept.towers) == (read.coins, read.kres, read.kplaced, read.towers)
         assert kept.largest() == read.largest()
         assert kept.n_terr == read.n_terr
+        assert kept.key == read.key  # the key of the squares and buildings' crowns (the search's cache)
     assert (sim.board, sim.dragon, sim.queen) == (game.board, game.dragon_slot, game.queen)
     if d.kind == "place":
         k = sim.ks[d.kingdom]
@@ -202,3 +203,66 @@ def test_first_claim_order_is_drawn_from_the_kings_still_to_choose(mode: str) ->
             else:
                 assert sorted(rest) == sorted(real)
             game.apply(game.legal_actions()[-1])
+
+
+def claim_position() -> tuple[Game, Sim]:
+    """A Kingdomino game at a claim from a full line of four, with a sampled future."""
+    game = Game.new(GameConfig("kingdomino", players(4)), 2)
+    rng = random.Random(2)
+    while not (game.decision().kind == "claim" and len(game.legal_actions()) == 4):  # type: ignore[union-attr]
+        game.apply(rng.choice(game.legal_actions()))
+    return game, Sim.from_game(game).determinize(game, random.Random(3))
+
+
+def test_playout_claims_can_weigh_the_turn_order() -> None:
+    _, world = claim_position()
+    assert world.phase == P_CLAIM and world.future
+    greedy = world.policy_claim()[0]
+    world.order_weight = 1000.0  # choosing first next round outweighs any placement
+    assert world.policy_claim()[0] == world.nxt_dom[0]
+    world.order_weight = 0.0
+    assert world.policy_claim()[0] == greedy
+    # In the last round the next line's order no longer matters.
+    world.future = []
+    world.order_weight = 1000.0
+    assert world.policy_claim()[0] == greedy
+
+
+def test_playout_claims_with_noise_vary_with_the_generator_only() -> None:
+    _, world = claim_position()
+    greedy = world.policy_claim()[0]
+    world.noise = 1000.0  # noise that swamps the values: the claim follows the generator
+    chosen = set()
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        first = world.policy_claim()[0]
+        world.rng = random.Random(seed)
+        assert world.policy_claim()[0] == first  # the same generator state, the same claim
+        chosen.add(first)
+    assert len(chosen) > 1
+    copy = world.copy()
+    assert copy.noise == world.noise and copy.rng is world.rng
+    world.noise = 0.0
+    assert world.policy_claim()[0] == greedy
+
+
+@pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "queendomino-3", "royal-wedding-6-teams"])
+def test_remembered_placements_change_no_playout(mode: str) -> None:
+    # A search's cache of greedy placements (keyed by each kingdom's squares and buildings' crowns) must give
+    # exactly the placements the kingdoms would compute: whole playouts end the same with and without it.
+    game = Game.new(MODES[mode], 4)
+    rng = random.Random(4)
+    while game.round < 2:
+        game.apply(rng.choice(game.legal_actions()))
+    base = Sim.from_game(game)
+    cached = Sim.from_game(game)
+    cached.cache = {}
+    for seed in range(8):
+        plain, remembered = base.determinize(game, random.Random(seed)), cached.determinize(game, random.Random(seed))
+        plain.playout()
+        remembered.playout()
+        assert remembered.totals() == plain.totals()
+        assert [k.key for k in remembered.ks] == [k.key for k in plain.ks]
+    assert len(cached.cache) > 0
+    hits = sum(k.work for k in remembered.ks)
+    assert hits < sum(k.work for k in plain.ks)  # a remembered placement costs less work than computing it
