@@ -48,6 +48,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import inspect
 import io
 import json
@@ -57,6 +58,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -272,18 +274,149 @@ class StoreProbe:
         }
 
 
+# -- the bot's side: a process of its own, as in production ------------------------------------------------------------
+BOT_CONFIG = "KD_BENCH_BOT"  # environment variable: the JSON the scenario gives the bot process (see `build_bot`)
+
+
+def process_cpu_seconds(pid: int | str = "self") -> float:
+    """User + system CPU seconds of a process so far (/proc/PID/stat), 0 if it is gone."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+async def build_bot(stack: contextlib.AsyncExitStack):
+    """The bot, built in its own process by tests/fakediscord/subprocess_bot.py (`--factory
+    benchmarks.bench_load:build_bot`), exactly as tests/e2e/process_bot.py builds it from the environment, plus the
+    bench's probes, configured by the JSON in KD_BENCH_BOT: `people` (player id -> game index), `real` (games whose
+    hard seats think with the bot's real budget; the others 0.05 s), `stub_pictures`, `snapshot` (where SIGUSR1
+    writes what the bot measured) and `profile` (a cProfile of the bot's main thread, written with the snapshot)."""
+    from tests.e2e import process_bot
+
+    bench = json.loads(os.environ[BOT_CONFIG])
+    logging.getLogger().setLevel(logging.WARNING)  # errors still reach the scenario (subprocess_bot's ERROR lines)
+    profiler = None
+    if bench.get("profile"):
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    bot = await process_bot.build(stack)
+    loop = asyncio.get_running_loop()
+    started = time.monotonic()
+    people = {str(k): v for k, v in bench["people"].items()}
+    real = set(bench["real"])
+    thinking = {"hard": 0, "all": 0}
+    moves: list[tuple[int, float]] = []  # (game index, monotonic time) of each computer move
+    lags: list[tuple[float, float, int]] = []  # (monotonic time, lag ms, hard players thinking)
+    busy = {"n": 0}
+    setup_hook = bot.setup_hook
+    probes: dict = {}
+
+    async def setup_hook_with_probes() -> None:
+        await setup_hook()
+        service = bot.service
+        probes["store"] = StoreProbe(bot.store, loop)
+        if bench.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
+            from PIL import Image
+
+            import cogs.views
+
+            buffer = io.BytesIO()
+            Image.new("RGB", (8, 8)).save(buffer, "PNG")
+            png = buffer.getvalue()
+
+            async def no_picture(*args, **kwargs):
+                return png
+
+            service.picture = no_picture
+            cogs.views.kingdom_png = cogs.views.panel_png = no_picture  # the turn panel's pictures
+
+        computer_action, budget = service.computer_action, service.hard_budget
+
+        async def counted_computer_action(game, level, *, key=None):
+            index = next((people[p] for p in game.config.players if p in people), None)
+            service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
+            thinking["all"] += 1
+            thinking["hard"] += level == "hard"
+            try:
+                return await computer_action(game, level, key=key)
+            except Exception as error:
+                busy["n"] += type(error).__name__ == "PoolBusy"
+                raise
+            finally:
+                thinking["all"] -= 1
+                thinking["hard"] -= level == "hard"
+                if index is not None:
+                    moves.append((index, time.monotonic()))
+
+        service.computer_action = counted_computer_action
+
+    bot.setup_hook = setup_hook_with_probes  # type: ignore[method-assign]
+
+    async def sample() -> None:
+        while True:
+            begin = loop.time()
+            await asyncio.sleep(TICK)
+            lags.append((begin, (loop.time() - begin - TICK) * 1000, thinking["hard"]))
+
+    sampler = loop.create_task(sample())
+    stack.callback(sampler.cancel)
+    # the garbage collector's pauses (each stops the event loop): (monotonic time, generation, wall ms, CPU ms)
+    collections: list[tuple[float, int, float, float]] = []
+    gc_began = {"at": 0.0}
+
+    def time_collections(phase: str, info: dict) -> None:
+        if phase == "start":
+            gc_began["at"] = time.perf_counter()
+            gc_began["cpu"] = time.thread_time()
+        else:
+            wall, cpu = time.perf_counter() - gc_began["at"], time.thread_time() - gc_began["cpu"]
+            collections.append((time.monotonic(), info["generation"], wall * 1000, cpu * 1000))
+
+    gc.callbacks.append(time_collections)
+
+    def snapshot() -> None:
+        from cogs import pictures
+
+        pool = getattr(bot, "service", None) and bot.service.ai_pool
+        children = child_pids()
+        data = {
+            "lags": lags,
+            "moves": moves,
+            "collections": collections,
+            "objects": len(gc.get_objects()),  # the objects a full collection scans (the frozen ones are not)
+            "frozen": gc.get_freeze_count(),
+            "pool_busy": busy["n"],
+            "pool_stats": vars(pool.stats).copy() if pool else None,
+            "picture_stats": dict(pictures.current().stats),
+            "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
+            "rss": status_kb(),
+            "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
+            "cpu_s": process_cpu_seconds(),
+            "workers_cpu_s": sum(process_cpu_seconds(pid) for pid in children),
+        }
+        if profiler is not None:
+            profiler.dump_stats(bench["profile"])
+        path = Path(bench["snapshot"])
+        path.with_suffix(".tmp").write_text(json.dumps(data))
+        path.with_suffix(".tmp").rename(path)
+
+    loop.add_signal_handler(signal.SIGUSR1, snapshot)
+    return bot
+
+
 async def run_scenario(cfg: dict) -> dict:
     import discord
 
-    from bot import KingdominoBot
     from db import open_store
-    from settings import Settings
     from tests.e2e import play
-    from tests.fakediscord import BotRunner, FakeDiscord
+    from tests.fakediscord import FakeDiscord
     from tests.fakediscord.drivers import Reply
     from tests.fakediscord.model import ChannelType
+    from tests.fakediscord.runner import BotProcess
 
-    # what the bot logs at ERROR is collected by the runner and summed up in the report, not printed as it comes
     logging.basicConfig(level=logging.WARNING, handlers=[logging.NullHandler()])
 
     wait_message = Reply.wait_message
@@ -328,95 +461,49 @@ async def run_scenario(cfg: dict) -> dict:
         if real and not hard_mode:
             hard_real_left -= computers
         specs.append(Spec(i, kind, seats, users, computers, level, channel, real))
-    by_player = {str(u.id): s for s in specs for u in s.people}
-    rss_before = status_kb()
 
+    # the bot, in a process of its own (tests/fakediscord/subprocess_bot.py), as in production
     folder = Path(tempfile.mkdtemp(prefix="kd-bench-load-"))
-    settings = Settings(
-        token=TOKEN,
-        database_path=folder / "load.sqlite3",
-        dev_guild_id=None,
-        log_level=logging.WARNING,
-        database_url=cfg.get("database_url"),
-        ai_workers=cfg["workers"],
-        picture_workers=cfg.get("picture_workers", 0),
+    snapshot_path = folder / "bot.json"
+    bench = {
+        "people": {str(u.id): s.index for s in specs for u in s.people},
+        "real": [s.index for s in specs if s.real_budget],
+        "stub_pictures": cfg.get("stub_pictures", False),
+        "snapshot": str(snapshot_path),
+        "profile": f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}.bot"
+        if cfg.get("profile")
+        else None,
+    }
+    env = {
+        BOT_CONFIG: json.dumps(bench),
+        "DATABASE_PATH": str(folder / "load.sqlite3"),
+        "DATABASE_URL": cfg.get("database_url") or "",
+        "AI_WORKERS": str(cfg["workers"]),
+        "PICTURE_WORKERS": str(cfg.get("picture_workers", 0)),
+        "KD_SEEDS": str(cfg["seed"]),
+        "LOG_LEVEL": "WARNING",
+    }
+    bot = BotProcess(
+        fake, "benchmarks.bench_load:build_bot", env=env, sync_commands=True, ready_timeout=60.0, name="bench bot"
     )
-
-    async def build(stack: contextlib.AsyncExitStack):
-        store = await open_store(settings.database_path, settings.database_url)
-        stack.push_async_callback(store.close)
-        return KingdominoBot(settings, store, guild_ready_timeout=0.01)
-
-    runner = BotRunner(fake, build, token=TOKEN, sync_commands=True, ready_timeout=30.0)
     started = time.perf_counter()
-    bot = await runner.start()
-    service = bot.service
-    store_probe = StoreProbe(bot.store, loop)
-    probe_began = loop.time()
-    service.seeds = random.Random(cfg["seed"])
-    if cfg.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        Image.new("RGB", (8, 8)).save(buffer, "PNG")
-        png = buffer.getvalue()
-
-        async def no_picture(game_id, render, *args, **kwargs):
-            return png
-
-        async def no_panel_picture(*args, **kwargs):
-            return png
-
-        import cogs.views
-
-        service.picture = no_picture
-        cogs.views.kingdom_png = cogs.views.panel_png = no_panel_picture  # the turn panel's pictures
-
-    # computer players: the budget per game, and who is thinking right now
-    thinking = {"hard": 0, "all": 0}
-    cpu_moves: dict[int, int] = {}
-    busy = {"n": 0}
-    computer_action = service.computer_action
-    service_budget = service.hard_budget
-
-    async def counted_computer_action(game, level, *, key=None):
-        spec = next((by_player[p] for p in game.config.players if p in by_player), None)
-        service.hard_budget = service_budget if spec is not None and spec.real_budget else SMALL_HARD_BUDGET
-        thinking["all"] += 1
-        thinking["hard"] += level == "hard"
-        try:
-            return await computer_action(game, level, key=key)
-        except Exception as error:
-            busy["n"] += type(error).__name__ == "PoolBusy"
-            raise
-        finally:
-            thinking["all"] -= 1
-            thinking["hard"] -= level == "hard"
-            if spec is not None:
-                cpu_moves[spec.index] = cpu_moves.get(spec.index, 0) + 1
-
-    service.computer_action = counted_computer_action
+    await bot.start()
     bot_started = time.perf_counter() - started
+    store = await open_store(folder / "load.sqlite3", cfg.get("database_url"))  # the drivers' look when stuck
 
-    # lag sampler, all along
-    lags: list[tuple[float, int]] = []
-    idle_lags: list[float] = []
-    stop_sampling = asyncio.Event()
-    idle = {"on": True}
+    async def bot_snapshot() -> dict:
+        """What the bot process measured so far (it writes it on SIGUSR1)."""
+        snapshot_path.unlink(missing_ok=True)
+        os.kill(bot.pid, signal.SIGUSR1)
+        for _ in range(600):
+            if snapshot_path.exists():
+                return json.loads(snapshot_path.read_text())
+            await asyncio.sleep(0.05)
+        raise TimeoutError("the bot process wrote no snapshot within 30 s")
 
-    async def sample() -> None:
-        while not stop_sampling.is_set():
-            begin = loop.time()
-            await asyncio.sleep(TICK)
-            lag = (loop.time() - begin - TICK) * 1000
-            if probe.measuring:
-                lags.append((lag, thinking["hard"]))
-            elif idle["on"]:
-                idle_lags.append(lag)
-
-    sampler = asyncio.create_task(sample())
+    rss_fake_before = status_kb()
     await asyncio.sleep(1.0)  # the bot connected and idle: the machine's own lag, for comparison
-    idle["on"] = False
+    idle_until = loop.time()
     trimmer = asyncio.create_task(probe.trim_uploads(fake))
 
     # open every table: /game new, Join, Start
@@ -452,8 +539,9 @@ async def run_scenario(cfg: dict) -> dict:
     saved_think, probe.think = probe.think, 0.0
     lobbies = await asyncio.gather(*(open_table(s) for s in specs))
     if hard_mode:  # every host clicks Start at once and the measure starts, as the hard players all begin
+        cpu_before, fake_cpu_before = await bot_snapshot(), time.process_time()
         probe.measuring = True
-        window_began = time.perf_counter()
+        window_began, window_from = time.perf_counter(), loop.time()
         ok = [lobby is not None for lobby in lobbies]
     else:
         ok = await asyncio.gather(*(start(s, lobby) for s, lobby in zip(specs, lobbies, strict=True)))
@@ -462,8 +550,7 @@ async def run_scenario(cfg: dict) -> dict:
 
     # play: every game at once, for the window
     results = {"turns": 0, "finished": 0, "stalls": 0, "errors": []}
-    to_person: list[float] = []
-    after_computers: list[float] = []
+    turns: list[tuple[int, float, float]] = []  # (game index, click, new table), loop (monotonic) times
     stop = asyncio.Event()
 
     async def drive(spec: Spec) -> None:
@@ -481,16 +568,13 @@ async def run_scenario(cfg: dict) -> dict:
                 # table only when the store says it is current and one of ours is to act.
                 results["stalls"] += 1
                 table = probe.tables.get(spec.channel.id)
-                rec = await bot.store.get_active_game(spec.channel.id)
+                rec = await store.get_active_game(spec.channel.id)
                 d = rec.game.decision() if rec is not None and rec.game is not None else None
                 if table is None or d is None or rec.table_message_id != table[0].id or d.player not in ours:
                     continue
             msg, posted = table
             if waited is not None and msg.id > seen:
-                t_click, moves_before = waited
-                (after_computers if cpu_moves.get(spec.index, 0) > moves_before else to_person).append(
-                    (posted - t_click) * 1000
-                )
+                turns.append((spec.index, waited, posted))
             waited = None
             seen = msg.id
             first = msg.content.splitlines()[0] if msg.content else ""
@@ -501,7 +585,6 @@ async def run_scenario(cfg: dict) -> dict:
             if not found or int(found.group(1)) not in people:
                 results["errors"].append(f"game {spec.index}: the table names nobody of ours: {first!r}")
                 return
-            moves_before = cpu_moves.get(spec.index, 0)
             try:
                 await play.play_turn(fake, people[int(found.group(1))], spec.channel, game_rng)
             except asyncio.CancelledError:
@@ -513,7 +596,7 @@ async def run_scenario(cfg: dict) -> dict:
                 continue  # the next table, or after STALL_SECONDS the latest one again if the store says so
             if probe.measuring:
                 results["turns"] += 1
-                waited = (probe.last_click.get(spec.channel.id, loop.time()), moves_before)
+                waited = probe.last_click.get(spec.channel.id, loop.time())
 
     async def start_and_drive(spec: Spec, lobby) -> None:
         if await start(spec, lobby):
@@ -522,40 +605,47 @@ async def run_scenario(cfg: dict) -> dict:
     if hard_mode:
         drivers = [asyncio.create_task(start_and_drive(s, lobby)) for s, lobby in zip(specs, lobbies, strict=True)]
     else:
+        cpu_before, fake_cpu_before = await bot_snapshot(), time.process_time()
         probe.measuring = True
-        window_began = time.perf_counter()
+        window_began, window_from = time.perf_counter(), loop.time()
         drivers = [asyncio.create_task(drive(s)) for s, good in zip(specs, ok, strict=True) if good]
     await asyncio.wait(drivers, timeout=max(0.0, cfg["seconds"] - (time.perf_counter() - window_began)))
     probe.measuring = False
-    window = time.perf_counter() - window_began
-    rss = status_kb()
-    workers_rss = {pid: status_kb(pid).get("VmRSS", 0) for pid in child_pids()}
+    window, window_to = time.perf_counter() - window_began, loop.time()
+    measured, fake_cpu = await bot_snapshot(), time.process_time()
+    rss_fake = status_kb()
     stop.set()
     for task in drivers:
         task.cancel()
     await asyncio.gather(*drivers, return_exceptions=True)
     await asyncio.sleep(1.5)  # answers still on their way are checked against the 3 s window
-    stop_sampling.set()
-    await sampler
     trimmer.cancel()
 
     violations: dict[str, int] = {}
     for v in fake.violations:
         violations[v.kind] = violations.get(v.kind, 0) + 1
     examples = [str(v)[:300] for v in fake.violations[:3]]
-    bot_errors = list(runner.logged_errors)
-    pool = service.ai_pool
-    pool_stats = vars(pool.stats).copy() if pool is not None else None
-    from cogs import pictures
-
-    picture_stats = dict(pictures.current().stats)
-    store = store_probe.summary(loop.time() - probe_began)
+    await store.close()
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(runner.stop(), 20)
+        await bot.stop(timeout=20)
+    bot_errors = list(bot.logged_errors)
     await fake.stop()
     shutil.rmtree(folder, ignore_errors=True)
 
+    # the bot's figures, over the measured window; a turn's new table came after computers' moves if one of its
+    # game's computer players finished a move between the click and the table (both processes read CLOCK_MONOTONIC)
+    moves: dict[int, list[float]] = {}
+    for index, at in measured["moves"]:
+        moves.setdefault(index, []).append(at)
+    to_person, after_computers = [], []
+    for index, clicked, posted in turns:
+        moved = any(clicked < at <= posted for at in moves.get(index, ()))
+        (after_computers if moved else to_person).append((posted - clicked) * 1000)
+    lags = [(lag, n) for at, lag, n in measured["lags"] if window_from <= at <= window_to]
+    idle_lags = [lag for at, lag, _ in measured["lags"] if idle_until - 1.0 <= at <= idle_until]
     hard_lags = [lag for lag, n in lags if n >= THINKERS]
+    window_collections = [c for c in measured["collections"] if window_from <= c[0] <= window_to]
+    rss = measured["rss"]
     return {
         "mode": cfg["mode"],
         "backend": cfg["backend"],
@@ -576,11 +666,22 @@ async def run_scenario(cfg: dict) -> dict:
         "lag_ms": spread([lag for lag, _ in lags]),
         "idle_lag_ms": spread(idle_lags),
         "lag_16_hard_ms": spread(hard_lags),
+        "gc": {
+            str(g): {
+                **spread([ms for at, gen, ms, _ in window_collections if gen == g]),
+                "cpu_ms": sum(cpu for _, gen, _, cpu in window_collections if gen == g),
+            }
+            for g in (0, 1, 2)
+        },
         "hard_thinking_max": max((n for _, n in lags), default=0),
         "rss_mb": rss.get("VmRSS", 0) / 1024,
         "hwm_mb": rss.get("VmHWM", 0) / 1024,
-        "rss_before_bot_mb": rss_before.get("VmRSS", 0) / 1024,
-        "workers_rss_mb": [kb / 1024 for kb in workers_rss.values()],
+        "fake_rss_mb": rss_fake.get("VmRSS", 0) / 1024,
+        "fake_rss_before_mb": rss_fake_before.get("VmRSS", 0) / 1024,
+        "workers_rss_mb": measured["workers_rss_mb"],
+        "bot_cpu_s": measured["cpu_s"] - cpu_before["cpu_s"],
+        "workers_cpu_s": measured["workers_cpu_s"] - cpu_before["workers_cpu_s"],
+        "fake_cpu_s": fake_cpu - fake_cpu_before,
         "trimmed_mb": probe.trimmed / 2**20,
         "violations": violations,
         "violation_examples": examples,
@@ -594,12 +695,14 @@ async def run_scenario(cfg: dict) -> dict:
         "setup_error_count": len(setup_errors),
         "bot_errors": [e[:300] for e in bot_errors[:5]],
         "bot_error_count": len(bot_errors),
-        "pool_busy": busy["n"],
-        "pool_stats": pool_stats,
-        "picture_stats": picture_stats,
+        "pool_busy": measured["pool_busy"],
+        "pool_stats": measured["pool_stats"],
+        "picture_stats": measured["picture_stats"],
         "picture_workers": cfg.get("picture_workers", 0),
         "discord": discord.__version__,
-        "store": store,
+        "store": measured["store"],
+        "gc_objects": measured["objects"],
+        "gc_frozen": measured["frozen"],
     }
 
 
@@ -643,6 +746,15 @@ def report(r: dict, wall: float) -> list[str]:
     print(f"  click -> new table, computers moved first {fmt(r['table_computers_ms'])}")
     print(f"  event-loop lag (sleep 0.01 overshoot)    {fmt(r['lag_ms'])}")
     print(f"    the same, bot idle for 1 s before     {fmt(r['idle_lag_ms'])}  (the machine's own noise)")
+    for generation, pauses in r["gc"].items():
+        if pauses["n"]:
+            print(
+                f"    its garbage collections, generation {generation}  {fmt(pauses)}  (CPU {pauses['cpu_ms']:.0f} ms)"
+            )
+    print(
+        f"    objects a full collection scans at the end: {r['gc_objects']:,} (frozen at start, never scanned: "
+        f"{r['gc_frozen']:,})"
+    )
     if r["mode"] == "hard":
         lag16 = r["lag_16_hard_ms"]
         good = lag16["n"] > 0 and lag16["p99"] < TARGET_LAG_P99_MS
@@ -656,10 +768,15 @@ def report(r: dict, wall: float) -> list[str]:
     workers = r["workers_rss_mb"]
     rss_ok = r["rss_mb"] < TARGET_RSS_MB
     print(
-        f"  RSS of the process (bot + fake) {r['rss_mb']:.0f} MB, peak {r['hwm_mb']:.0f} MB; before the bot started "
-        f"{r['rss_before_bot_mb']:.0f} MB (the fake, the imports); child processes: "
-        f"{', '.join(f'{w:.0f}' for w in workers) or 'none'} MB; the fake's copies of uploads dropped: "
-        f"{r['trimmed_mb']:.0f} MB"
+        f"  RSS of the bot process {r['rss_mb']:.0f} MB, peak {r['hwm_mb']:.0f} MB; its worker processes: "
+        f"{', '.join(f'{w:.0f}' for w in workers) or 'none'} MB"
+    )
+    seconds = r["window_s"] or 1.0
+    print(
+        f"  CPU over the window: the bot process {r['bot_cpu_s']:.1f} s ({r['bot_cpu_s'] / seconds:.0%} of a core), "
+        f"its workers {r['workers_cpu_s']:.1f} s, the fake Discord and the people {r['fake_cpu_s']:.1f} s "
+        f"(its RSS {r['fake_rss_mb']:.0f} MB, {r['fake_rss_before_mb']:.0f} before the games; uploads dropped "
+        f"{r['trimmed_mb']:.0f} MB)"
     )
     if r["mode"] == "load":
         print(
@@ -773,7 +890,7 @@ def main(argv: list[str] | None = None) -> int:
 
             profiler = cProfile.Profile()
             result = profiler.runcall(asyncio.run, run_scenario(cfg))
-            profiler.dump_stats(f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}")
+            profiler.dump_stats(f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}.fake")
         else:
             result = asyncio.run(run_scenario(cfg))
         print("RESULT " + json.dumps(result), flush=True)

@@ -36,7 +36,7 @@ async def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
     seeds = env.get("KD_SEEDS")
     store = await open_store(settings.database_path, settings.database_url)
     stack.push_async_callback(store.close)
-    bot = KingdominoBot(settings, store, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    bot = KingdominoBot(settings, store, guild_ready_timeout=GUILD_READY_TIMEOUT, freeze_at_ready=True)
     setup_hook = bot.setup_hook
 
     async def setup_hook_for_tests() -> None:
