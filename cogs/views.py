@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import discord
@@ -95,6 +96,18 @@ async def guarded(interaction: discord.Interaction, work) -> None:
             await answer_error(interaction, translate(lang_of(interaction), SORRY))
 
 
+def walk_components(components) -> Iterator[discord.Component]:
+    """Every component of a message, nested ones too (action rows' children; Components v2's containers, sections
+    with their accessory, labels with their component)."""
+    for component in components:
+        yield component
+        yield from walk_components(getattr(component, "children", ()))
+        for single in ("accessory", "component"):
+            inner = getattr(component, single, None)
+            if isinstance(inner, discord.Component):
+                yield from walk_components((inner,))
+
+
 async def answer_dropped_click(interaction: discord.Interaction, items) -> bool:
     """Answer a click that discord.py would drop without a word: it runs a dynamic item (every control of the bot)
     only when the clicked component is still on the interaction's message. A person who clicks just as the bot
@@ -111,12 +124,12 @@ async def answer_dropped_click(interaction: discord.Interaction, items) -> bool:
     if factory is None:
         return False
     message = interaction.message
-    if message is not None:
-        # the very test discord.py makes (ViewStore.schedule_dynamic_item_call)
-        view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
-        view = view_cls.from_message(message, timeout=None)
-        if any(i.type.value == kind and getattr(i, "custom_id", None) == custom_id for i in view.walk_children()):
-            return False
+    if message is not None and any(
+        c.type.value == kind and getattr(c, "custom_id", None) == custom_id for c in walk_components(message.components)
+    ):
+        # the test discord.py makes (ViewStore.schedule_dynamic_item_call), on the message's components: a View built
+        # for it would be one more cycle of objects per click for the garbage collector (benchmarks/bench_load.py)
+        return False
     log.info("Interaction %s: %s is no longer on its message; answered as out of date", interaction.id, custom_id)
     text = M.TABLE_OUT_OF_DATE if factory in (TurnButton, LookButton) else STALE
     try:

@@ -128,9 +128,10 @@ class GameSummary:
 class GameRecord(GameSummary):
     """A whole game as stored.
 
-    `config` is the lobby options while in the lobby and the engine's `GameConfig.to_dict()` once started; `state` is
-    the engine's `Game.to_dict()` (None in the lobby) and `game` the engine object rebuilt from it, ready to play on.
-    Save with `version` as the expected version.
+    `config` is the lobby options while in the lobby and the engine's `GameConfig.to_dict()` once started; `game` is the
+    engine object rebuilt from the stored state, ready to play on (None in the lobby). `state` is that stored state
+    (the engine's `Game.to_dict()`) only when the store has no engine to build `game` with (its own tests); otherwise
+    it is None, and `game.to_dict()` gives it. Save with `version` as the expected version.
     """
 
     config: dict[str, Any]

@@ -905,7 +905,9 @@ class SqlGameStore:
                 raise CorruptGame(
                     game_id, f"the engine refused its state ({type(error).__name__}: {error})", "state"
                 ) from error
-        return GameRecord(**summary, config=config, state=state, game=game)
+        # With the engine object the raw dict is dropped: a game waiting for a click or a computer player would keep
+        # both alive, and every object alive is one more for each full garbage collection (benchmarks/bench_load.py)
+        return GameRecord(**summary, config=config, state=None if game is not None else state, game=game)
 
 
 def _marks(values: Iterable[Any]) -> str:

@@ -181,7 +181,7 @@ async def test_the_bot_dying_mid_save_leaves_old_or_new_state(step, open_store, 
         log = await store.get_actions(record.id)
         if step is None:  # no crash: the whole move is there
             assert child.returncode == 0, child.stderr
-            assert (game.version, game.status, game.state["turn"], len(log)) == (
+            assert (game.version, game.status, game.game["turn"], len(log)) == (
                 record.version + 1,
                 "finished",
                 99,
@@ -230,7 +230,7 @@ async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_stor
     game = await store.get_game(record.id)
     log = await store.get_actions(record.id)
     if step == "commit" or not on_loop:  # the transaction was past the point of no return when cancelled
-        assert (game.version, game.state["turn"], len(log)) == (record.version + 1, 1, 1)
+        assert (game.version, game.game["turn"], len(log)) == (record.version + 1, 1, 1)
     else:
         assert await backend.dump() == before
     assert on_loop == (backend.name == "postgres")

@@ -41,7 +41,7 @@ async def test_two_stores_racing_for_the_same_version_one_wins(open_store, db_pa
     game = await second.get_game(record.id)
     log = await first.get_actions(record.id)
     assert game.version == record.version + 1
-    assert len(log) == 1 and game.state["by"] == log[0].action["by"]  # the log and the state tell one story
+    assert len(log) == 1 and game.game["by"] == log[0].action["by"]  # the log and the state tell one story
 
 
 async def test_many_writers_on_two_stores_keep_log_and_state_consistent(open_store):
@@ -61,8 +61,8 @@ async def test_many_writers_on_two_stores_keep_log_and_state_consistent(open_sto
                 await store.save_move(
                     record.id,
                     game.version,
-                    state=fake_state(game.state["turn"] + 1),
-                    action={"turn": game.state["turn"] + 1},
+                    state=fake_state(game.game["turn"] + 1),
+                    action={"turn": game.game["turn"] + 1},
                     player_id=str(n),
                     user_id=n,
                 )
@@ -78,7 +78,7 @@ async def test_many_writers_on_two_stores_keep_log_and_state_consistent(open_sto
     assert [a.seq for a in log] == list(range(1, successes + 1))
     # every accepted move built on the one before it: no lost update
     assert [a.action["turn"] for a in log] == list(range(1, successes + 1))
-    assert game.state["turn"] == successes
+    assert game.game["turn"] == successes
 
 
 async def test_two_joins_at_once_one_retries(open_store):

@@ -50,7 +50,7 @@ async def test_a_corrupt_game_is_reported_alone(column, value, reason, store, ba
         await store.get_active_game(2)
 
     # everything else still works, including listing the broken game and cancelling it
-    assert (await store.get_game(healthy.id)).state == fake_state()
+    assert (await store.get_game(healthy.id)).game == fake_state()
     assert (await store.get_active_game(1)).id == healthy.id
     assert {g.id for g in await store.list_games()} == {healthy.id, broken.id}
     assert (await store.get_active_summary(2)).id == broken.id  # what the bot says "cannot be read" about

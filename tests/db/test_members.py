@@ -212,7 +212,7 @@ async def test_undo_the_last_move_and_play_on(store, clock):
     undone = await store.undo_last_action(game.id, v, seq=2, state=fake_state(1), timer=timer)
     assert undone == v + 1
     after = await store.get_game(game.id)
-    assert (after.version, after.state, after.timer) == (v + 1, fake_state(1), timer)
+    assert (after.version, after.game, after.timer) == (v + 1, fake_state(1), timer)
     log = await store.get_actions(game.id)
     assert [(a.seq, a.undone) for a in log] == [(1, False), (2, True)]
     assert [a.seq for a in await store.get_actions(game.id, include_undone=False)] == [1]

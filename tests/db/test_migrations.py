@@ -85,7 +85,7 @@ async def test_database_at_migration_1_with_data_is_upgraded_and_keeps_it(db_pat
     async with await SqliteGameStore.open(db_path, decode_state=fake_decode) as store:
         assert versions(db_path) == list(range(1, LATEST_VERSION + 1))
         game = await store.get_game(7)
-        assert (game.version, game.status, game.state, game.config) == (
+        assert (game.version, game.status, game.game, game.config) == (
             5,
             "playing",
             {"format_version": 1, "turn": 3},

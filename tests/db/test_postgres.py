@@ -193,7 +193,7 @@ async def test_a_database_at_migration_1_with_data_is_upgraded_and_keeps_it(pg_u
     async with await PostgresGameStore.open(pg_url, decode_state=fake_decode) as store:
         assert await versions(pg_url) == list(range(1, LATEST_VERSION + 1))
         game = await store.get_game(7)
-        assert (game.version, game.status, game.state, game.config) == (
+        assert (game.version, game.status, game.game, game.config) == (
             5,
             "playing",
             {"format_version": 1, "turn": 3},
@@ -255,7 +255,7 @@ async def test_two_pools_saving_one_game_at_the_same_moment_one_wins(pg_url, clo
         assert (loser.expected, loser.actual) == (record.version, record.version + 1)
         game = await second.get_game(record.id)
         log = await first.get_actions(record.id)
-        assert len(log) == 1 and game.state["by"] == log[0].action["by"]
+        assert len(log) == 1 and game.game["by"] == log[0].action["by"]
     finally:
         await first.close()
         await second.close()

@@ -536,3 +536,40 @@ async def test_the_bot_asks_only_for_server_events_and_gets_no_message_events(fa
     assert session.subscribed("CHANNEL_DELETE", fake.guild_id) and not session.subscribed("MESSAGE_CREATE", None)
     reader = GatewaySession("x", 0, 1, {"intents": 1 << 9})  # GUILD_MESSAGES: guild messages, not DMs
     assert reader.subscribed("MESSAGE_CREATE", fake.guild_id) and not reader.subscribed("MESSAGE_CREATE", None)
+
+
+@pytest.mark.parametrize("freeze", [True, False])
+async def test_a_bot_in_its_own_process_freezes_its_startup_objects_once_ready(fake, bot_settings, freeze):
+    """`python bot.py` (and tests/e2e/process_bot.py) build the bot with `freeze_at_ready=True`: at ready, what is
+    alive (modules, cogs, command tree, the servers' cache) leaves the garbage collector's scans, so each full
+    collection (a pause of the event loop) scans only what the bot made since. Bots built by the test suite itself
+    (many in one process) do not freeze."""
+    import gc
+
+    from bot import KingdominoBot
+    from db import open_store
+    from tests.fakediscord import BotRunner
+
+    built = []
+
+    async def build(stack):
+        store = await open_store(bot_settings.database_path, bot_settings.database_url)
+        stack.push_async_callback(store.close)
+        built.append(KingdominoBot(bot_settings, store, guild_ready_timeout=0.01, freeze_at_ready=freeze))
+        return built[-1]
+
+    gc.unfreeze()
+    runner = BotRunner(fake, build, token=fake.token)
+    try:
+        await runner.start()
+        await fake.settle()
+        scanned = gc.get_objects()
+        assert (gc.get_freeze_count() > 0) is freeze
+        assert any(o is built[0] for o in scanned) is not freeze  # the bot itself is frozen (or not)
+        assert built[0].freeze_at_ready is False  # once: a reconnect's READY freezes nothing more
+        await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)  # it plays on
+        assert latest_table(fake, CH) is not None
+    finally:
+        del scanned
+        gc.unfreeze()  # the test process's objects go back to the collector
+        await runner.stop()

@@ -506,7 +506,7 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
             game.apply(action, by=entry.player_id)
         except IllegalAction as error:
             return len(records), [*problems, f"{where}: action {entry.seq} ({action.text}) does not replay: {error}"]
-    if game.to_dict() != rec.state:
+    if game.to_dict() != rec.game.to_dict():
         problems.append(f"{where}: the saved state is not the replay of its {len(records)} actions")
     return len(records), problems
 
