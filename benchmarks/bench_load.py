@@ -7,11 +7,12 @@ whole turns, computer players of every level, on SQLite and on PostgreSQL.
                                              [--hard-games 20] [--hard-seconds 7] [--no-hard | --only-hard]
                                              [--stub-pictures] [--full]
 
-Each scenario runs in its own process (a fresh interpreter, so its memory is its own): a `FakeDiscord`
-(tests/fakediscord) and the real `KingdominoBot`, started as tests/e2e/conftest.py does, share that process and its
-event loop. `--games` games are opened in separate channels spread over `--guilds` guilds (`/game new`, Join, Start;
-each game has people of its own, so no per-member limit refuses them), then for `--seconds` every game is played at
-once: the person the table names
+Each scenario runs in its own process (a fresh interpreter): a `FakeDiscord` (tests/fakediscord) and the people
+who click share that process, and the real `KingdominoBot` runs in a process of its own, as in production
+(tests/fakediscord/subprocess_bot.py with `build_bot` below: tests/e2e/process_bot.py's bot plus the bench's probes),
+with its AI and picture worker processes under it. `--games` games are opened in separate channels spread over
+`--guilds` guilds (`/game new`, Join, Start; each game has people of its own, so no per-member limit refuses them),
+then for `--seconds` every game is played at once: the person the table names
 clicks a whole turn with `tests/e2e/play.py`'s `play_turn` (pausing about `--think` seconds before each click, as a
 person does), computer seats (easy, medium, hard in turn; hard with a 0.05 s budget, except the games of the first
 `--hard-seats` hard seats, which think with the bot's real budget) play in the bot's AI pool (`--workers` processes,
@@ -21,12 +22,12 @@ AI_WORKERS) or, with `--workers 0`, in threads; pictures are drawn in `--picture
 - click to first response: from the fake dispatching INTERACTION_CREATE to the bot's first callback (the
   acknowledgement), for every click, select and command;
 - click to new table: from the click that ends a person's turn to the new table message in the channel; apart when
-  the next to act is a person and when computer players moved first (then it includes their thinking);
-- event-loop lag: how much later than asked an `asyncio.sleep(0.01)` wakes up, sampled all along in the shared
-  process (the fake's own work counts too);
-- RSS: VmRSS / VmHWM of the process from /proc/self/status (the fake shares it: its figure before the bot started is
-  printed, and the fake's copies of uploaded pictures are dropped as it goes, so they do not count), and the AI
-  workers' own VmRSS;
+  the next to act is a person and when computer players moved first (then it includes their thinking; the bot
+  process tells when each computer move ended, and both processes read the same monotonic clock);
+- event-loop lag: how much later than asked an `asyncio.sleep(0.01)` wakes up in the bot's process, sampled all
+  along, and the pauses of its garbage collector (each stops the event loop) by generation;
+- RSS: VmRSS / VmHWM of the bot's process from /proc/PID/status, and its worker processes' VmRSS; CPU seconds of
+  the bot, its workers and the fake over the window;
 - interactions that missed Discord's 3 s window: the fake's "late response" and "no response" violations;
 - where the time goes in the store: its calls by method (count, mean time including waits) and, on SQLite, how busy
   its writer thread (the writes run there one at a time; reads run on the event loop) is and how long writes wait.
@@ -35,8 +36,9 @@ Then (unless `--no-hard`) `--hard-games` games of one person and three `hard` pl
 while at least 16 hard players think at once, with the pool and with threads. The default run (`make bench`) takes
 about 90 s: 50 games on each backend and the two hard runs. `--full` runs 50 and 200 games on both backends and the
 hard runs. If PostgreSQL cannot start (tests/conftest.py's `PostgresServer`), that is printed and SQLite goes on.
-`--stub-pictures` (for attribution) makes every picture a ready-made PNG. The machine's own noise is printed too: the
-lag while the bot sat idle for a second before the run.
+`--stub-pictures` (for attribution) makes every picture a ready-made PNG; `--profile FILE` writes a cProfile of the
+bot's main thread (FILE.<mode>.<backend>.<games>.bot, over the whole run) and of the fake's process (....fake). The
+machine's own noise is printed too: the bot's lag while it sat idle for a second before the run.
 
 Targets, printed beside the figures (a miss prints MISSED; the exit status stays 0): 0 missed interactions; lag p99
 < 20 ms while 16 hard players think (pool); click to first response p99 < 100 ms and RSS < 300 MB at 200 games.
