@@ -114,34 +114,68 @@ def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image
     return im
 
 
-# Where a long word may break, so a building's name can be drawn larger on a small square.
+# Where a long word may break, so a building's name can be drawn larger on a small square (other words: `hyphenate`).
 _BREAKS = {"Guardhouse": ("Guard-", "house"), "Guardtower": ("Guard-", "tower"), "Travelling": ("Travel-", "ling")}
+_VOWELS = set("aeiouyăâîáéíóúůýěAEIOUYĂÂÎÁÉÍÓÚŮÝĚ")
+
+
+def hyphenate(word: str) -> tuple[str, ...]:
+    """`word` as one break, ("Pescă-", "ria"), for a building's name in any of the bot's languages: the break nearest
+    the middle leaving at least 2 letters on each side, before a consonant between two vowels (Pescă-ria, Teso-rería),
+    else between two consonants between vowels (Tkal-covna, Taver-na); a word of fewer than 6 letters, or with no such
+    place, stays whole."""
+    if word in _BREAKS:
+        return _BREAKS[word]
+    n = len(word)
+    if n < 6 or not word.isalpha():
+        return (word,)
+    vowel = [ch in _VOWELS for ch in word]
+    middle = n / 2
+    for pattern in ((True, False, True), (True, False, False, True)):  # V|CV, then VC|CV
+        k = len(pattern)
+        offset = 1 if k == 3 else 2  # where the break falls inside the pattern
+        places = [
+            i + offset for i in range(n - k + 1) if tuple(vowel[i : i + k]) == pattern and 2 <= i + offset <= n - 2
+        ]
+        if places:
+            cut = min(places, key=lambda p: (abs(p - middle), p))
+            return (word[:cut] + "-", word[cut:])
+    return (word,)
 
 
 def building_lines(name: str, size: int, height: float | None = None) -> tuple[int, list[str]]:
     """(font size, lines) for a building's name on a `size`-pixel square, `height` pixels of it free: the largest
-    font at which the name fits in up to three lines (long words may break where _BREAKS says)."""
+    font at which the name fits in up to three lines inside the plate's border, its words whole (or broken where
+    _BREAKS says) at 10 px or more; else the largest with long words broken (`hyphenate`: Pescă-ria, Tkal-covna), down
+    to 9 px; else its initials."""
     height = size * 0.68 if height is None else height
-    words: list[str] = []
-    for w in name.split():
-        words.extend(_BREAKS.get(w, (w,)))
-    room = size - max(4, size // 10)
-    splits: list[list[str]] = [[" ".join(words).replace("- ", "")]]
+    room = size - 2 * max(2, size // 20) - 2  # inside the plate's border, a pixel each side
+    top = max(9, round(size * 0.24))
+    whole = [w for word in name.split() for w in _BREAKS.get(word, (word,))]
+    broken = [w for word in name.split() for w in hyphenate(word)]
+    for words, smallest in ((whole, 10), (broken, 9)):
+        splits = _splits(words)
+        for font_size in range(top, smallest - 1, -1):
+            fitting = [
+                rows
+                for rows in splits
+                if font_size * 1.08 * len(rows) <= height and max(text_width(r, font_size, True) for r in rows) <= room
+            ]
+            if fitting:
+                return font_size, min(fitting, key=len)
+    initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
+    return max(9, round(size * 0.22)), [initials]
+
+
+def _splits(words: list[str]) -> list[list[str]]:
+    """Every way to set `words` in one, two or three rows."""
+    splits: list[list[str]] = [[_join(words)]]
     n = len(words)
     for i in range(1, n):
         splits.append([_join(words[:i]), _join(words[i:])])
         for j in range(i + 1, n):
             splits.append([_join(words[:i]), _join(words[i:j]), _join(words[j:])])
-    for font_size in range(max(9, round(size * 0.24)), 8, -1):
-        fitting = [
-            rows
-            for rows in splits
-            if font_size * 1.08 * len(rows) <= height and max(text_width(r, font_size, True) for r in rows) <= room
-        ]
-        if fitting:
-            return font_size, min(fitting, key=len)
-    initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
-    return max(9, round(size * 0.22)), [initials]
+    return splits
 
 
 def _join(words: list[str]) -> str:

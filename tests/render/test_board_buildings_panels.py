@@ -104,3 +104,34 @@ def test_offer_tax_and_dragon_pictures():
     first = _first(config("kingdomino", 3), 2, lambda g: g.decision() is not None)
     assert offer_line(first) is first.current_line, "during set-up the first line is on offer"
     assert open_png(render_offer(first, first.decision().player, None, None)).width == 780
+
+
+def test_a_long_word_breaks_where_a_syllable_does():
+    from render.kingdom import hyphenate
+
+    assert hyphenate("Pescăria") == ("Pescă-", "ria")  # before a consonant between vowels, nearest the middle
+    assert hyphenate("Tesorería") == ("Teso-", "rería")
+    assert hyphenate("Tkalcovna") == ("Tkal-", "covna")  # else between two consonants
+    assert hyphenate("Guardtower") == ("Guard-", "tower")  # the curated English breaks first
+    assert hyphenate("Hanul") == ("Hanul",)  # short words stay whole
+    assert hyphenate("Krčma") == ("Krčma",)
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "es", "cs"])
+def test_one_word_building_names_are_written_out_on_the_smallest_table_square(lang):
+    """On the table's smallest kingdom squares (46 px) a one-word name is never cut to its initial (Romanian
+    "Pescăria" and "Vistieria", Spanish "Herrería", Czech "Pokladna" were a bare letter): it breaks at a syllable,
+    and every row stays inside the plate's border."""
+    from render.alt import building_title
+    from render.draw import text_width
+    from render.kingdom import building_lines
+
+    size = 46
+    room = size - 2 * max(2, size // 20) - 2
+    for bid in BUILDINGS:
+        name = building_title(lang, building(bid).name, bid)
+        font, rows = building_lines(name, size, size - round(size * 0.3) - max(2, size // 20))
+        assert all(text_width(r, font, True) <= room for r in rows), (name, rows)
+        if len(name.split()) == 1:
+            assert "".join(rows).replace("-", "") == name.replace("-", ""), (name, rows)
+            assert font >= 9, (name, font)
