@@ -564,17 +564,26 @@ class DirectionButton(
         await guarded(interaction, work())
 
 
+def _list(custom_id: str, options, placeholder: str) -> discord.ui.Select:
+    """A one-choice list of a panel (a list needs one option even when built again from a custom id)."""
+    return discord.ui.Select(
+        custom_id=custom_id, options=list(options) or [discord.SelectOption(label="-")], placeholder=placeholder
+    )
+
+
+class _AtVersion:
+    """Mixin of the panel's controls whose custom id is kd:<kind>:<game id>:<version>: built again from it."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["ver"]))
+
+
 class CellSelect(
     discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cell:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)"
 ):
     def __init__(self, gid: int, ver: int, part: int, *, options=(), placeholder: str = "Cell") -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kd:cell:{gid}:{ver}:{part}",
-                options=list(options) or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-            )
-        )
+        super().__init__(_list(f"kd:cell:{gid}:{ver}:{part}", options, placeholder))
         self.gid, self.ver = gid, ver
 
     @classmethod
@@ -619,20 +628,10 @@ class CellBackButton(
         await guarded(interaction, work())
 
 
-class BuildSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:(?P<gid>\d+):(?P<ver>\d+)"):
+class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:(?P<gid>\d+):(?P<ver>\d+)"):
     def __init__(self, gid: int, ver: int, *, options=(), placeholder: str = "Building") -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kd:bsel:{gid}:{ver}",
-                options=list(options) or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-            )
-        )
+        super().__init__(_list(f"kd:bsel:{gid}:{ver}", options, placeholder))
         self.gid, self.ver = gid, ver
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
@@ -676,20 +675,10 @@ async def after_undo(interaction: discord.Interaction, gid: int) -> None:
     await show_panel(interaction, panel, edit=True)
 
 
-class DragonSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:(?P<gid>\d+):(?P<ver>\d+)"):
+class DragonSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:(?P<gid>\d+):(?P<ver>\d+)"):
     def __init__(self, gid: int, ver: int, *, options=(), placeholder: str = "Dragon") -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kd:drg:{gid}:{ver}",
-                options=list(options) or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-            )
-        )
+        super().__init__(_list(f"kd:drg:{gid}:{ver}", options, placeholder))
         self.gid, self.ver = gid, ver
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
@@ -704,16 +693,14 @@ async def _refuse(text: str) -> None:
     raise UserError(text)
 
 
-class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:panel:(?P<gid>\d+):(?P<ver>\d+)"):
+class OpenPanelButton(
+    _AtVersion, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:panel:(?P<gid>\d+):(?P<ver>\d+)"
+):
     """Back to the start of the current decision, in place."""
 
     def __init__(self, gid: int, ver: int, *, label: str = "Back") -> None:
         super().__init__(discord.ui.Button(label=label, custom_id=f"kd:panel:{gid}:{ver}"))
         self.gid, self.ver = gid, ver
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
