@@ -462,13 +462,17 @@ async def build_site_panel(rec: GameRecord, player: str, slot: int, *, lang: str
 
 async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
     """Show a panel privately: a new ephemeral message, or in place of the panel clicked."""
-    view = panel.view()
+    controls = panel.view()
+    view = controls or discord.ui.View(timeout=None)  # an empty view takes the old panel's controls off
+    # Every control of a panel is a DynamicItem, found again from its custom id on each click: the view needs no
+    # listening, so it is stopped before it is sent and discord.py does not keep it. Otherwise it gives an ephemeral
+    # message's view a 15-minute timeout task that holds the view and its items for those 15 minutes (thousands of
+    # objects per minute of play for every full garbage collection to scan; benchmarks/bench_load.py).
+    view.stop()
     if edit:
-        await interaction.edit_original_response(
-            content=panel.content, attachments=panel.files(), view=view or discord.ui.View()
-        )
+        await interaction.edit_original_response(content=panel.content, attachments=panel.files(), view=view)
     else:
-        kwargs = {"view": view} if view else {}
+        kwargs = {"view": view} if controls else {}
         await interaction.followup.send(panel.content, files=panel.files(), ephemeral=True, **kwargs)
 
 

@@ -573,3 +573,23 @@ async def test_a_bot_in_its_own_process_freezes_its_startup_objects_once_ready(f
         del scanned
         gc.unfreeze()  # the test process's objects go back to the collector
         await runner.stop()
+
+
+async def test_private_panels_are_not_kept_alive_after_they_are_sent(fake, bot):
+    """discord.py gives the view of an ephemeral message a 15-minute timeout task, which holds the view and every
+    control on it for those 15 minutes. The panels' controls are all DynamicItems (found again from their custom ids
+    on each click), so the bot stops each panel's view before sending it: after whole turns of clicking through
+    panels no view waits for a timeout, and the panels' buttons still work (the turns were played with them)."""
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    rng = random.Random(3)
+    first = latest_table(fake, CH)
+    for _ in range(4):
+        rec = await _record(bot, fake)
+        await play_turn(fake, people[rec.game.decision().player], CH, rng)
+        await fake.settle()
+    assert latest_table(fake, CH).id != first.id, "the turns were played through the panels"
+    panels = [m for m in fake.messages if m.ephemeral and m.buttons]  # private messages with controls
+    assert panels, "panels with buttons were sent"
+    waiting = [t for t in asyncio.all_tasks() if "timeout_task" in getattr(t.get_coro(), "__qualname__", "")]
+    assert waiting == [], f"{len(waiting)} views are kept alive by their timeout"
