@@ -342,8 +342,10 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
             thinking["all"] += 1
             thinking["hard"] += level == "hard"
+            choosing = computer_action(game, level, key=key)
+            del game  # as the service does: nothing keeps the game while the move waits for the pool
             try:
-                return await computer_action(game, level, key=key)
+                return await choosing
             except Exception as error:
                 busy["n"] += type(error).__name__ == "PoolBusy"
                 raise

@@ -576,22 +576,29 @@ class GameService:
                 seat = rec.seat_of(d.player)
                 if seat is None or not seat.is_computer:
                     break
-                # Think without the lock: clicks, looks and a cancel go on meanwhile.
+                # Think without the lock: clicks, looks and a cancel go on meanwhile. The record and the game are not
+                # kept while the computer thinks (it may wait in the pool's queue for seconds): the move is applied to
+                # the game read again at the same version, so a game waiting for a computer player costs the garbage
+                # collector only the state the pool holds (benchmarks/bench_load.py).
+                channel_id, version, player = rec.channel_id, rec.version, d.player
+                thinking = self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                del rec, game, d, seat
                 try:
-                    action = await self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                    action = await thinking
                 except PoolBusy:  # this server's queue is full: wait for room, fairly with the other servers
                     busy = min(busy * 2, 30.0) if busy else 0.5
                     log.info("Game %s: the computer players' queue is full; trying again in %.1f s", game_id, busy)
                     await asyncio.sleep(busy)
                     continue
                 busy = 0.0
-                async with self.lock(rec.channel_id):
+                async with self.lock(channel_id):
                     fresh = await self.get(game_id)
-                    if fresh.status != GameStatus.PLAYING or fresh.version != rec.version:
+                    if fresh.status != GameStatus.PLAYING or fresh.version != version or fresh.game is None:
                         continue  # something changed while thinking: look again
-                    events = game.apply(action, by=d.player)
+                    game = fresh.game
+                    events = game.apply(action, by=player)
                     try:
-                        rec = await self._save(fresh, game, action, d.player, None, events)
+                        rec = await self._save(fresh, game, action, player, None, events)
                     except UserError:
                         continue  # another process saved first
             async with self.lock(rec.channel_id):
@@ -610,7 +617,9 @@ class GameService:
         if level not in COMPUTER_LEVELS:
             level, options = "random", {}
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
-            return await self.ai_pool.choose_action(game, level, seed, key=key, **options)
+            state = game.to_dict()
+            del game  # not kept while the move waits in the pool's queue (see _computer_chain)
+            return action_from_dict(await self.ai_pool.choose(state, level, seed, key=key, **options))
         agent = make_agent(level, seed=seed, **options)
         return await asyncio.to_thread(agent.choose, game.clone())
 

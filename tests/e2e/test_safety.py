@@ -316,3 +316,65 @@ async def test_a_deleted_thread_ends_its_game_and_its_timers(fake, bot):
     bot.service.clock = lambda: later
     assert await bot.service.run_due() == 0, "no timer fires for it any more"
     assert rec.id == summary.id
+
+
+async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(fake, bot):
+    """While a computer's move waits in the AI pool's queue (seconds, when the pool is busy), the bot keeps only the
+    state the pool was given: the record and the engine game it was read from are let go (every object kept is
+    scanned by each full garbage collection, a pause of the event loop). The move is then applied to the game read
+    again at the same version, and the game goes on."""
+    import gc
+    import weakref
+
+    from engine.ai import make_agent
+
+    service = bot.service
+    channel_id = fake.channel(CH).id
+    read: list[weakref.ref] = []
+    get = service.get
+
+    async def get_and_watch(game_id):
+        rec = await get(game_id)
+        if rec.game is not None:
+            read.append(weakref.ref(rec.game))
+        return rec
+
+    class WaitingPool:  # the AI pool's interface: a state in, an action's dict out
+        def __init__(self) -> None:
+            self.asked = asyncio.Event()
+            self.go = asyncio.Event()
+
+        async def choose(self, state, level, seed, *, key, **options):
+            from engine import Game as EngineGame
+
+            self.asked.set()
+            await self.go.wait()
+            return make_agent(level, seed=seed).choose(EngineGame.from_dict(state)).to_dict()
+
+        async def choose_action(self, game, level, seed, *, key, **options):  # as AIPool's
+            from engine import action_from_dict
+
+            return action_from_dict(await self.choose(game.to_dict(), level, seed, key=key, **options))
+
+    pool = WaitingPool()
+    service.get, service.ai_pool = get_and_watch, pool
+    try:
+        lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=2, computers=1, computer_level="easy")
+        await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+        rec = await bot.store.get_active_game(channel_id)
+        while rec.game.decision() is not None and rec.seat_of(rec.game.decision().player).is_computer is False:
+            await play_turn(fake, fake.alice, CH, random.Random(1))
+            await fake.settle()
+            rec = await get(rec.id)
+        del rec
+        await asyncio.wait_for(pool.asked.wait(), 10)
+        gc.collect()
+        alive = [ref() for ref in read if ref() is not None]
+        assert alive == [], f"{len(alive)} engine games are kept while the computer thinks"
+        before = (await bot.store.get_active_game(channel_id)).version
+        pool.go.set()
+        await service.idle()
+        assert (await bot.store.get_active_game(channel_id)).version > before, "the computer's move was saved"
+    finally:
+        pool.go.set()
+        service.get, service.ai_pool = get, None
