@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import signal
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -93,6 +94,11 @@ def think(state: dict, level: str, seed: int, options: dict) -> dict:
     **options)` chooses for `Game.from_dict(state)`."""
     game = Game.from_dict(state)
     return make_agent(level, seed=seed, **options).choose(game).to_dict()
+
+
+def _unpacked(function: Callable[[dict, str, int, dict], dict], packed: bytes, level: str, seed: int, options: dict):
+    """In a worker: `function` on the state the queue kept pickled."""
+    return function(pickle.loads(packed), level, seed, options)
 
 
 def _init_worker(niceness: int) -> None:
@@ -240,7 +246,13 @@ class AIPool:
             raise PoolBusy(
                 f"The computer players are busy: {mine} moves of this server and {self._queued} in all are waiting."
             )
-        job = _Job(key, (state, level, seed, dict(options)), asyncio.get_running_loop().create_future())
+        # The state waits pickled: bytes are one object the garbage collector never scans, where the dict is some
+        # 170 (a queue of 100 moves was a third of what each full collection scanned; benchmarks/bench_load.py).
+        packed = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        del state
+        job = _Job(
+            key, (self._function, packed, level, seed, dict(options)), asyncio.get_running_loop().create_future()
+        )
         if waiting is None:
             waiting = self._waiting[key] = deque()
             self._turns.append(key)
@@ -361,7 +373,7 @@ class AIPool:
             executor = self._ensure_executor()
             generation = self._generation
             try:
-                return await asyncio.wrap_future(executor.submit(self._function, *job.args))
+                return await asyncio.wrap_future(executor.submit(_unpacked, *job.args))
             except (BrokenProcessPool, FutureCancelled):
                 job.attempts += 1
                 if self._cancelling:

@@ -196,3 +196,23 @@ async def test_close_with_cancel_stops_the_running_moves_at_once_even_during_a_p
             await task
     assert all(gone(pid) for pid in pids)
     assert not multiprocessing.active_children()
+
+
+async def test_a_waiting_decision_keeps_no_reference_to_the_state_it_was_given() -> None:
+    """A decision waiting in the queue keeps its state pickled, as one bytes object: the state's dict (some 170
+    objects for every full garbage collection of the bot to scan) is the caller's alone, and the answer is the same."""
+    import gc
+
+    states = [position().to_dict() for _ in range(3)]
+    async with AIPool(workers=1) as pool:
+        running = asyncio.create_task(pool.choose(position().to_dict(), "hard", 1, key="a", **SLOW_HARD))
+        waiting = [asyncio.create_task(pool.choose(s, "easy", n, key="a")) for n, s in enumerate(states)]
+        await asyncio.sleep(0)
+        assert (pool.running, pool.queued) == (1, 3)
+        gc.collect()
+        for state in states:
+            holders = [r for r in gc.get_referrers(state) if r is not states]
+            assert holders == [], f"the queue keeps the state through {[type(r).__name__ for r in holders]}"
+        answers = await asyncio.gather(*waiting)
+        await running
+    assert answers == [in_process(position(), "easy", n) for n in range(3)]
