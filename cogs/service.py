@@ -617,9 +617,11 @@ class GameService:
         if level not in COMPUTER_LEVELS:
             level, options = "random", {}
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
-            state = game.to_dict()
-            del game  # not kept while the move waits in the pool's queue (see _computer_chain)
-            return action_from_dict(await self.ai_pool.choose(state, level, seed, key=key, **options))
+            # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool
+            # keeps the state pickled; see _computer_chain).
+            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, **options)
+            del game
+            return action_from_dict(await choosing)
         agent = make_agent(level, seed=seed, **options)
         return await asyncio.to_thread(agent.choose, game.clone())
 

@@ -344,12 +344,16 @@ async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(f
             self.asked = asyncio.Event()
             self.go = asyncio.Event()
 
-        async def choose(self, state, level, seed, *, key, **options):
+        async def choose(self, state, level, seed, *, key, **options):  # keeps the state pickled, as AIPool's
+            import pickle
+
             from engine import Game as EngineGame
 
+            packed = pickle.dumps(state)
+            del state
             self.asked.set()
             await self.go.wait()
-            return make_agent(level, seed=seed).choose(EngineGame.from_dict(state)).to_dict()
+            return make_agent(level, seed=seed).choose(EngineGame.from_dict(pickle.loads(packed))).to_dict()
 
         async def choose_action(self, game, level, seed, *, key, **options):  # as AIPool's
             from engine import action_from_dict
@@ -371,6 +375,9 @@ async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(f
         gc.collect()
         alive = [ref() for ref in read if ref() is not None]
         assert alive == [], f"{len(alive)} engine games are kept while the computer thinks"
+        del alive
+        states = [o for o in gc.get_objects() if isinstance(o, dict) and o.get("format_version") and "kingdoms" in o]
+        assert states == [], "the game's state dict is kept while the computer thinks (the pool keeps it pickled)"
         before = (await bot.store.get_active_game(channel_id)).version
         pool.go.set()
         await service.idle()
