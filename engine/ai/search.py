@@ -19,7 +19,7 @@ candidate, gives the exact values and ends the search.
 
 Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked
 at, plus a share per call, per turn and domino of the line, per Queendomino turn, per remembered placement, per
-playout and kingdom; see `playout_units`; the shares were fitted to the CPU time of whole games in every mode), which
+playout and kingdom; see `playout_units`; the shares were fitted to the CPU time of whole games in five modes), which
 do not depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND` units, a rate set so that a
 search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU time, see
 benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
@@ -42,11 +42,12 @@ from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action
 
 # Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
 # here, Kingdomino the most (it sets this rate: at most 0.9-1.0 s of CPU per move; Queendomino and Royal Wedding
-# about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 280 decisions of whole
+# about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236 decisions of whole
 # games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns and playouts they
 # counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than it was charged, so
 # late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines of 8, ~17-25 us
-# with Queendomino's economy; a playout ~25-75 us, more with more kingdoms.
+# with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
+# Kingdomino's); a playout ~25-75 us, more with more kingdoms.
 UNITS_PER_SECOND = 1_200_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 2
