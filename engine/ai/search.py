@@ -44,9 +44,9 @@ from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action
 # here, Kingdomino the most (it sets this rate: at most 0.9-1.0 s of CPU per move; Queendomino and Royal Wedding
 # about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
 # decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns
-# and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than it was charged, so
-# late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines of 8, ~17-25 us
-# with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
+# and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than
+# it was charged, so late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines
+# of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
 # Kingdomino's); a playout ~25-75 us, more with more kingdoms.
 UNITS_PER_SECOND = 1_200_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
