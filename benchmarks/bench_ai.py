@@ -81,7 +81,7 @@ def config_for(match: Match, levels: tuple[str, ...]) -> tuple[GameConfig, dict[
     return GameConfig(match.game, players, match.variants), dict(zip(players, levels, strict=True))
 
 
-def play(match: Match, index: int, budget: float) -> dict:
+def play(match: Match, index: int, budget: float, hard_options: dict | None = None) -> dict:
     """One game of `match`; the seats are rotated by `index`. Returns per-seat results."""
     n = len(match.levels)
     shift = index % n
@@ -90,7 +90,7 @@ def play(match: Match, index: int, budget: float) -> dict:
     agents = {}
     for seat, player in enumerate(config.players):
         level = level_of[player]
-        options = {"time_budget": budget} if level == "hard" else {}
+        options = {"time_budget": budget, **(hard_options or {})} if level == "hard" else {}
         agents[player] = make_agent(level, seed=1000 * index + seat, **options)
     game = Game.new(config, seed=index)
     times: dict[str, list[float]] = {}
@@ -161,11 +161,13 @@ def summarize(match: Match, results: list[dict], wall: float | None = None) -> N
     sys.stdout.flush()
 
 
-def run(match: Match, games: int, budget: float, jobs: int, log: Path | None, first: int = 0) -> None:
+def run(
+    match: Match, games: int, budget: float, jobs: int, log: Path | None, first: int = 0, hard: dict | None = None
+) -> None:
     start = time.perf_counter()
     results = []
     with ProcessPoolExecutor(jobs) as pool:
-        for r in pool.map(play, [match] * games, range(first, first + games), [budget] * games):
+        for r in pool.map(play, [match] * games, range(first, first + games), [budget] * games, [hard] * games):
             results.append(r)
             if log is not None:
                 with log.open("a") as f:
@@ -174,21 +176,23 @@ def run(match: Match, games: int, budget: float, jobs: int, log: Path | None, fi
 
 
 def calibrate() -> None:
-    """CPU seconds per `hard` decision (default budget) in the first rounds of several modes, against medium."""
-    print("CPU seconds per hard decision (default budget, first rounds, vs medium; CPU time, so a busy machine")
+    """CPU seconds per `hard` decision (default budget) over whole games of every kind of mode, against medium."""
+    print("CPU seconds per hard decision (default budget, whole games, vs medium; CPU time, so a busy machine")
     print("inflates it less than the wall clock, but still somewhat)")
+    four, six, eight = (tuple(f"p{i}" for i in range(n)) for n in (4, 6, 8))
     modes = [
-        ("Kingdomino 4", GameConfig("kingdomino", ("p0", "p1", "p2", "p3"))),
-        ("Queendomino 4", GameConfig("queendomino", ("p0", "p1", "p2", "p3"))),
+        ("Kingdomino 2", GameConfig("kingdomino", ("p0", "p1"))),
+        ("Kingdomino 3", GameConfig("kingdomino", ("p0", "p1", "p2"))),
+        ("Kingdomino 4", GameConfig("kingdomino", four)),
         ("Queendomino 2", GameConfig("queendomino", ("p0", "p1"))),
-        ("Royal Wedding 6", GameConfig("royal-wedding", tuple(f"p{i}" for i in range(6)))),
+        ("Queendomino 3", GameConfig("queendomino", ("p0", "p1", "p2"))),
+        ("Queendomino 4", GameConfig("queendomino", four)),
+        ("Royal Wedding 4", GameConfig("royal-wedding", four)),
+        ("Royal Wedding 6", GameConfig("royal-wedding", six)),
+        ("Royal Wedding teams 6", GameConfig("royal-wedding", six, teams=(("p0", "p3"), ("p1", "p4"), ("p2", "p5")))),
         (
             "Royal Wedding teams 8",
-            GameConfig(
-                "royal-wedding",
-                tuple(f"p{i}" for i in range(8)),
-                teams=tuple((f"p{i}", f"p{i + 1}") for i in (0, 2, 4, 6)),
-            ),
+            GameConfig("royal-wedding", eight, teams=tuple(zip(eight[::2], eight[1::2], strict=True))),
         ),
     ]
     for name, cfg in modes:
@@ -196,7 +200,7 @@ def calibrate() -> None:
         hard = make_agent("hard", 1)
         others = {p: make_agent("medium", i) for i, p in enumerate(cfg.players)}
         cpu = []
-        while not game.is_over and game.round <= 3:
+        while not game.is_over:
             d = game.decision()
             if d.player == "p0":
                 start = time.process_time()
@@ -254,7 +258,14 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="match names to run (default: all)")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--first", type=int, default=0, help="index of the first game (seed and seats; default 0)")
+    parser.add_argument(
+        "--hard", nargs="*", default=[], metavar="OPTION=VALUE", help="options of hard (e.g. playout_noise=2)"
+    )
     args = parser.parse_args()
+    hard = {}
+    for item in args.hard:
+        key, _, value = item.partition("=")
+        hard[key] = json.loads(value)
     names = {m.name: m for m in MATCHES}
     for name in args.only or ():
         if name not in names:
@@ -273,11 +284,11 @@ def main() -> None:
     if not args.full:
         quick()
         return
-    print(f"budget {args.budget} s per move for hard; {args.games} games per match; {args.jobs} processes")
+    print(f"budget {args.budget} s per move for hard {hard or ''}; {args.games} games per match; {args.jobs} processes")
     for match in MATCHES:
         if args.only and match.name not in args.only:
             continue
-        run(match, args.games, args.budget, args.jobs, args.log, args.first)
+        run(match, args.games, args.budget, args.jobs, args.log, args.first, hard)
 
 
 if __name__ == "__main__":

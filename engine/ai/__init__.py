@@ -9,10 +9,11 @@ Levels:
 - `easy`: greedy on the immediate score, ties (and near-ties in Queendomino) broken at random (`noise=0.5`).
 - `medium`: greedy placement that keeps the kingdom fillable, claims that weigh the next placement, the turn order
   and what rivals would get, and a planned economy (knights, buildings, towers for the queen, the dragon).
-- `hard`: Monte Carlo search with greedy playouts (claims in them a little noisy, so that rivals are not assumed
-  to be exactly predictable; greedy placements remembered across a decision's playouts) and a fixed effort per
-  decision: `time_budget` (default 1) is that effort in seconds of an idle machine (about 0.5-0.8 s of CPU here),
-  counted in work units, never read from the clock; `iterations=N` fixes the number of playouts instead.
+- `hard`: Monte Carlo search with greedy playouts (the rivals' claims in them a little noisy, so that they are not
+  assumed to be exactly predictable; greedy placements remembered across a decision's playouts) and a fixed effort
+  per decision: `time_budget` (default 1) is that effort in seconds of an idle machine (about 0.4-0.8 s of CPU here
+  on average, at most about 1 s), counted in work units, never read from the clock; `iterations=N` fixes the number
+  of playouts instead.
 
 Every agent is deterministic for a given seed and game state, whatever the machine's load (the clock only stops a
 `hard` search at 30 times its budget, a safety stop normal use never reaches; see engine/ai/search.py), and safe

@@ -509,6 +509,7 @@ class Sim:
         "plan",
         "qd",
         "queen",
+        "quiet",
         "rng",
         "round",
         "rounds",
@@ -533,7 +534,7 @@ class Sim:
         s.boxes, s.line_size = self.boxes, self.line_size
         s.plan = dict(self.plan)
         s.turns = self.turns
-        s.rng, s.noise, s.order_weight = self.rng, self.noise, self.order_weight
+        s.rng, s.noise, s.order_weight, s.quiet = self.rng, self.noise, self.order_weight, self.quiet
         s.cache = self.cache
         return s
 
@@ -566,6 +567,7 @@ class Sim:
         s.turns = 0
         s.rng = None  # with `noise`, the playout policy's claims get uniform noise of up to `noise` points
         s.noise = 0.0
+        s.quiet = -1  # a kingdom whose claims get no noise (the searching player's own), or -1
         s.order_weight = 0.0  # points the playout policy's claims give for choosing first in the next line
         s.cache = None  # a dict to remember the greedy placements in (shared by the copies; see `best_placement`)
         s.placed = None
@@ -861,7 +863,7 @@ class Sim:
         table = domino_table()
         centre = self.middle_kingdom and k.centred()
         best_value, best_dom, best_plan = -1e9, "", None
-        rand = self.rng.random if self.noise else None
+        rand = self.rng.random if self.noise and self.king_k[king] != self.quiet else None
         last = self.phase == P_CLAIM and not self.future  # the order of the last round does not matter
         step = self.order_weight / (len(doms) - 1) if len(doms) > 1 and not last else 0.0
         bonus = step * len(doms)

@@ -10,15 +10,19 @@ score minus the best rival's, with a bonus for winning. Queendomino's economy (c
 queen, the dragon) is played in the playouts and counted in the final scores. The playouts of a decision share a
 cache of the greedy placements (keyed by a kingdom's squares and the domino: the same kingdoms and dominoes come
 back again and again across candidates and sampled futures): a decision gets 30-60% more playouts for the same
-work, in a little less CPU time. `playout_noise` adds uniform noise of up to that many points to every claim in the
-playouts (the same noise for every candidate of a pass), so that the rivals' choices are not assumed to be exactly
-predictable (3 points by default); `playout_order` makes the playouts' claims weigh the turn order of the next round (off by default).
+work, in a little less CPU time. `playout_noise` adds uniform noise of up to that many points to the rivals'
+claims in the playouts (the same noise for every candidate of a pass), so that their choices are not assumed to be
+exactly predictable (3 points by default); the searching player's own playout claims stay greedy unless
+`own_noise=True`. `playout_order` makes the playouts' claims weigh the turn order of the next round (off by default).
+In the last round (no line to come) the playouts read nothing of the sampled future: one pass, one playout per
+candidate, gives the exact values and ends the search.
 
 Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked
-at, plus a share per call, per turn, per Queendomino turn, per remembered placement and per playout; see
-`playout_units`), which do not depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND`
-units, a rate set so that a search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU
-time, see benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
+at, plus a share per call, per turn and domino of the line, per Queendomino turn, per remembered placement, per
+playout and kingdom; see `playout_units`; the shares were fitted to the CPU time of whole games in five modes), which
+do not depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND` units, a rate set so that a
+search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU time, see
+benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
 the machine. The clock is read only as a safety stop against a pathological slowdown, after every playout: the
 search ends at `CLOCK_STOP * time_budget` seconds (30 times its budget), which normal use never reaches; the agent
 then sets `stopped_by_clock`. `iterations=N` spreads about N playouts over the candidates instead (at least one per
@@ -34,14 +38,23 @@ import time
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import MediumAgent, claim_values, decision_rng, medium_placements, open_decision
-from .model import P_BUILD, P_CLAIM, P_DRAGON, P_TAX, Sim, apply_action, place_action
+from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action
 
-# Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.5 microseconds here.
-UNITS_PER_SECOND = 1_600_000
+# Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
+# here, Kingdomino the most (it sets this rate: at most 0.9-1.0 s of CPU per move; Queendomino and Royal Wedding
+# about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
+# decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns
+# and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than
+# it was charged, so late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines
+# of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
+# Kingdomino's); a playout ~25-75 us, more with more kingdoms.
+UNITS_PER_SECOND = 1_200_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
-TURN_UNITS = 30
-QUEENDOMINO_TURN_UNITS = 25  # the economy's steps (tax, build, dragon) of a turn
-PLAYOUT_UNITS = 60
+TURN_UNITS = 2
+LINE_UNITS = 2  # per domino of the line, per turn (the claim looks at each)
+QUEENDOMINO_TURN_UNITS = 35  # the economy's steps (tax, build, dragon) of a turn, and their policy
+PLAYOUT_UNITS = 20
+KINGDOM_UNITS = 10  # per kingdom, per playout (copying it, scoring it)
 CLOCK_STOP = 30.0  # safety stop: the search ends after this many times its budget in seconds, whatever the count
 MAX_PLACEMENTS = 10  # placements kept (by the medium player's judgement) before pairing them with claims
 MAX_CLAIMS = 5  # claims kept on long lines (Royal Wedding's lines of 8)
@@ -50,6 +63,10 @@ WIN_BONUS = 10.0  # value of winning a playout, on top of the score margin
 # search over-fit them. Measured against three easy players (Kingdomino, 4 players, same seeds): 0 -> 79%, 3 -> 89%
 # of 38 games at half the budget; 66% -> 78% of 60-80 games at 0.15 s (1 point: no change; 2-4.5: better).
 PLAYOUT_NOISE = 3.0
+# Whether the searching player's own claims in the playouts get that noise too. Without (its own playout claims
+# greedy, the rivals' noisy), against three easy players on the same 64 seeds: 79.7% -> 87.5%; with the unit charges
+# below, 84.0% -> 85.8% of the same 200 games.
+OWN_NOISE = False
 
 
 class HardAgent:
@@ -71,6 +88,7 @@ class HardAgent:
         pair_claims: bool = True,
         playout_order: float = 0.0,
         playout_noise: float = PLAYOUT_NOISE,
+        own_noise: bool = OWN_NOISE,
     ) -> None:
         if time_budget <= 0:
             raise ValueError("The time budget must be positive (seconds per decision).")
@@ -82,6 +100,7 @@ class HardAgent:
         self.pair_claims = pair_claims  # at a placement, search (placement, next claim) pairs rather than placements
         self.playout_order = playout_order
         self.playout_noise = playout_noise
+        self.own_noise = own_noise  # whether this player's own claims in the playouts get the noise too
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
@@ -97,6 +116,7 @@ class HardAgent:
             return actions[0]
         base = Sim.from_game(game)
         base.order_weight, base.noise = self.playout_order, self.playout_noise
+        base.quiet = -1 if self.own_noise else d.kingdom
         base.cache = {}  # the playouts' greedy placements, for this decision
         cands = self.candidates(game, base, d.kind, d.kingdom, actions)
         self.candidates_last = len(cands)
@@ -112,14 +132,14 @@ class HardAgent:
                 passes = max(1, self.iterations // (rounds * len(alive)))
             else:
                 # A first pass measures what a playout costs (a tiny budget may end it before every candidate).
-                if r == 0 and not search.run_pass(alive, stop_at=budget):
+                if r == 0 and (not search.run_pass(alive, stop_at=budget) or search.exact):
                     break
                 left = (budget - search.spent) / (search.spent / search.playouts)  # playouts the budget allows
                 passes = int(left / (rounds - r) / len(alive)) - (1 if r == 0 else 0)
                 if r and passes < 1:
                     break  # the budget is spent: the leaders so far stay in the race
                 passes = max(0, passes)
-            if not all(search.run_pass(alive) for _ in range(passes)):
+            if not all(search.run_pass(alive) and not search.exact for _ in range(passes)):
                 break
             if r < rounds - 1:
                 alive.sort(key=lambda i: -search.sums[i] / search.counts[i])
@@ -191,7 +211,15 @@ class _Search:
         self.counts = [0] * len(cands)
         self.spent = 0.0
         self.playouts = 0
+        # In the last round (no line to come, no claim left) a playout reads nothing of the sampled future (lines,
+        # stack, first claims) and draws no noise: one pass gives every candidate its exact value.
+        self.last_round = base.phase != P_FIRST and not base.nxt_dom and base.lines_drawn() >= base.rounds
         self.clock_stop = False
+
+    @property
+    def exact(self) -> bool:
+        """Whether the values found so far are exact (the last round, after a first pass)."""
+        return self.last_round and self.playouts > 0
 
     def run_pass(self, alive: list[int], stop_at: float | None = None) -> bool:
         """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop, then
@@ -227,12 +255,12 @@ class _Search:
 
 
 def playout_units(after: Sim, before: Sim) -> float:
-    """The effort a playout took, in work units: placement options looked at (with a share per call), plus a fixed
-    share per turn (more with Queendomino's economy) and per playout. About half a microsecond each on the machine
-    this was tuned on, whatever the mode."""
+    """The effort a playout took, in work units: placement options looked at (with a share per call), plus a share
+    per turn (more with longer lines and with Queendomino's economy) and per playout (more with more kingdoms).
+    About 0.6-0.8 microseconds of CPU each on the machine this was tuned on, whatever the mode."""
     work = sum(k.work for k in after.ks) - sum(k.work for k in before.ks)
-    per_turn = TURN_UNITS + (QUEENDOMINO_TURN_UNITS if after.qd else 0)
-    return work + per_turn * (after.turns - before.turns) + PLAYOUT_UNITS
+    per_turn = TURN_UNITS + LINE_UNITS * after.line_size + (QUEENDOMINO_TURN_UNITS if after.qd else 0)
+    return work + per_turn * (after.turns - before.turns) + PLAYOUT_UNITS + KINGDOM_UNITS * len(after.ks)
 
 
 def top_claims(sim: Sim, ki: int, doms: list[str]) -> list[str]:

@@ -226,3 +226,54 @@ def test_make_agent_names_and_options() -> None:
         if name != "random":
             with pytest.raises(ValueError, match="over"):
                 make_agent(name).choose(game)
+
+
+@pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "royal-wedding-6-teams"])
+def test_the_last_round_is_searched_in_one_pass(mode: str) -> None:
+    # In the last round the playouts read nothing of the sampled future: one playout per candidate gives the exact
+    # values, whatever the budget.
+    last = None
+    for seed in range(6, 30):  # a game whose very last placement has a choice
+        game = Game.new(MODES[mode], seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.decision().kind == "place":
+                last = game.clone() if len(game.legal_actions()) > 1 else None
+            game.apply(rng.choice(game.legal_actions()))
+        if last is not None:
+            break
+    assert last is not None
+    agent = make_agent("hard", 1, time_budget=1.0)
+    action = agent.choose(last)
+    assert agent.last_playouts == agent.candidates_last > 1
+    me = last.decision().kingdom
+    assert agent.choose(last) == action
+    game = last.clone()
+    game.apply(action)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert game.scores()[me].total > 0
+
+
+def test_the_searching_players_own_playout_claims_are_greedy_unless_own_noise() -> None:
+    game = hard_position("kingdomino-4-bonuses", 3)
+    quiet = make_agent("hard", 4, iterations=60)  # the default
+    noisy = make_agent("hard", 4, iterations=60, own_noise=True)
+    for agent in (quiet, noisy):
+        assert agent.choose(game) in game.legal_actions()
+        assert agent.choose(game) == agent.choose(game)  # deterministic either way
+    seen = []
+    original = search.Sim.from_game
+
+    def spy(g):
+        s = original(g)
+        seen.append(s)
+        return s
+
+    search.Sim.from_game = spy  # type: ignore[method-assign]
+    try:
+        quiet.choose(game)
+        noisy.choose(game)
+    finally:
+        search.Sim.from_game = original  # type: ignore[method-assign]
+    assert seen[0].quiet == game.decision().kingdom and seen[1].quiet == -1

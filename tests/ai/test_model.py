@@ -246,6 +246,25 @@ def test_playout_claims_with_noise_vary_with_the_generator_only() -> None:
     assert world.policy_claim()[0] == greedy
 
 
+def test_the_quiet_kingdom_claims_without_noise() -> None:
+    _, world = claim_position()
+    greedy = world.policy_claim()[0]
+    world.noise = 1000.0
+    me = world.king_k[world.acting_king()]
+    world.quiet = me  # the searching player's own claims stay greedy whatever the generator
+    copy = world.copy()
+    assert copy.quiet == me
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        assert world.policy_claim()[0] == greedy
+    world.quiet = (me + 1) % len(world.ks)  # another kingdom is quiet: this one's claims are noisy again
+    chosen = set()
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        chosen.add(world.policy_claim()[0])
+    assert len(chosen) > 1
+
+
 @pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "queendomino-3", "royal-wedding-6-teams"])
 def test_remembered_placements_change_no_playout(mode: str) -> None:
     # A search's cache of greedy placements (keyed by each kingdom's squares and buildings' crowns) must give
