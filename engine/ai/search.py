@@ -41,14 +41,14 @@ from .greedy import MediumAgent, claim_values, decision_rng, medium_placements, 
 from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action
 
 # Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
-# here, Kingdomino the most (it sets this rate: at most 0.9-1.0 s of CPU per move; Queendomino and Royal Wedding
-# about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
+# here, Kingdomino the most (it sets this rate: at most 0.92-0.98 s of CPU per move on the idle machine at 1.15 M,
+# 1.02 s at 1.2 M; Queendomino and Royal Wedding about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
 # decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns
 # and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than
 # it was charged, so late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines
 # of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
 # Kingdomino's); a playout ~25-75 us, more with more kingdoms.
-UNITS_PER_SECOND = 1_200_000
+UNITS_PER_SECOND = 1_150_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 2
 LINE_UNITS = 2  # per domino of the line, per turn (the claim looks at each)
@@ -65,7 +65,7 @@ WIN_BONUS = 10.0  # value of winning a playout, on top of the score margin
 PLAYOUT_NOISE = 3.0
 # Whether the searching player's own claims in the playouts get that noise too. Without (its own playout claims
 # greedy, the rivals' noisy), against three easy players on the same 64 seeds: 79.7% -> 87.5%; with the unit charges
-# below, 84.0% -> 85.8% of the same 200 games.
+# below, 84.0% -> 85.8% of the same 200 games (86.5% at 1.15 M units a second).
 OWN_NOISE = False
 
 
