@@ -583,6 +583,7 @@ class GameService:
                 channel_id, version, player = rec.channel_id, rec.version, d.player
                 thinking = self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
                 del rec, game, d, seat
+                fresh = events = None  # nor the record of the last move
                 try:
                     action = await thinking
                 except PoolBusy:  # this server's queue is full: wait for room, fairly with the other servers
