@@ -143,7 +143,7 @@ def test_diacritics_come_back_through_the_api():
     assert term("es", "dragon") == "dragón"
     assert (
         translate("es", "Add a computer player ({level})", level="difícil")
-        == "Añadir un jugador de ordenador (difícil)"
+        == "Añadir un bot (difícil)"
     )
     assert translate_plural("cs", "{n} tower", "{n} towers", 7) == "7 věží"
 
