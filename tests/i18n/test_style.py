@@ -20,7 +20,11 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 # (language, pattern, why): a translation matching the pattern is wrong for that reason.
 FORBIDDEN: list[tuple[str, str, str]] = [
     ("es", r"\bordenador", "Spain-only word: Latin American clients (es-419) read the same catalogue; say 'bot'"),
-    ("es", r"\b(jugad|vosotros|vuestr\w*|os\s+toca)\b", "vosotros forms are Spain-only: use tú for one, ustedes or impersonal for many"),
+    (
+        "es",
+        r"\b(jugad|vosotros|vuestr\w*|os\s+toca)\b",
+        "vosotros forms are Spain-only: use tú for one, ustedes or impersonal for many",
+    ),
     ("es", r"en breve\.\*\*", "'en breve' means 'coming soon' in a title; a summary is 'en resumen'"),
     ("es", r"\bcoste\b", "'coste' is Spain-leaning; 'precio' reads the same everywhere"),
     ("cs", r"\w\(a\)", "gendered slashes like 'Usedl(a)': rephrase without the past tense of the player"),
@@ -29,7 +33,11 @@ FORBIDDEN: list[tuple[str, str, str]] = [
     ("cs", r"\b(snadná|těžká)\b", "a level goes with 'hráč' or 'Bot' (masculine): snadný, střední, těžký"),
     ("cs", r"\b(zkuste|dohrajte|zrušte|založte|hrajte)\b", "one form of address: ty, never vy"),
     ("ro", r"\{total\} plăcuțe", "after a number of 20 or more Romanian needs 'de': '{total} de plăcuțe'"),
-    ("ro", r"(?<![A-ZĂÂÎȘȚ\w])(dragonul|regina)\b", "the rulebook writes Dragonul and Regina with a capital: one form on every screen"),
+    (
+        "ro",
+        r"(?<![A-ZĂÂÎȘȚ\w])(dragonul|regina)\b",
+        "the rulebook writes Dragonul and Regina with a capital: one form on every screen",
+    ),
 ]
 
 
@@ -63,7 +71,7 @@ def test_hints_name_options_as_the_reader_sees_them(catalogs, lang):
     english_only = {en for en, local in names.items() if en != local}
     assert english_only, "no translated option names: the check would prove nothing"
     wrong = []
-    for m, text in translations(catalogs[lang]):
+    for _, text in translations(catalogs[lang]):
         for command in re.findall(r"`(/[^`]+)`", text):
             for option in re.findall(r"(\w+):", command):
                 if option in english_only:
