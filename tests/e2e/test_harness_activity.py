@@ -42,6 +42,10 @@ async def test_launch_activity_opens_an_instance_for_the_person_in_the_channel(f
     assert (launch.user, launch.channel, launch.guild_id) == (fake.bob, fake.kingdomino, fake.guild_id)
     assert bot.get_cog("HarnessCog").launched == launch.instance_id  # discord.py read the activity_instance back
     assert "launched its Activity for bob" in fake.transcript()
+    # Discord's OpenAPI description (discord/discord-api-spec, LaunchActivityInteractionCallbackRequest): an object
+    # whose only property is `type`, 12; its answer (LaunchActivityInteractionCallbackResponse) has `activity_instance`.
+    [callback] = [r for r in fake.requests if r.path.endswith("/callback")]
+    assert callback.json == {"type": 12}
 
 
 async def token_request(fake: FakeDiscord, form: dict[str, str], *, basic: tuple[str, str] | None = None):
