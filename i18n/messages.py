@@ -416,7 +416,7 @@ PIC_FINAL_SCORES = N_("Final scores")
 PIC_SCORES_SO_FAR = N_("Scores so far")
 PIC_GAME_DETAIL = N_("Game {number} in detail")
 PIC_BUILDINGS_DETAIL = N_("Buildings: {details}")
-PIC_TIE_BROKEN = N_("Tie on {points} points with {others}: broken by {how}.")
+PIC_TIE_BROKEN = NP_("Tie on {n} point with {others}: broken by {how}.", "Tie on {n} points with {others}: broken by {how}.")
 PIC_TIE_SHARED = N_("Tied on points, largest territory and the next tie-break: the win is shared.")
 PIC_GAME_OVER_ONE = NP_("Game over: {names} wins with {n} point", "Game over: {names} wins with {n} points")
 PIC_GAME_OVER_MANY = NP_("Game over: {names} win with {n} point", "Game over: {names} win with {n} points")
@@ -441,7 +441,10 @@ PIC_STATUS = {  # the table picture's status line: whole sentences per decision
     "dragon": N_("{name} may bribe the dragon"),
     "claim": N_("{name} chooses a domino of the next line"),
 }
-PIC_GAME_OVER_TIEBREAK = N_("Game over: {names} with {points} points, by the tie-break on {tiebreak}")
+PIC_GAME_OVER_TIEBREAK = NP_(
+    "Game over: {names} with {n} point, by the tie-break on {tiebreak}",
+    "Game over: {names} with {n} points, by the tie-break on {tiebreak}",
+)
 PIC_PLAYERS = NP_("{n} player", "{n} players")
 PIC_PLAYERS_TEAMS = NP_("{players} players in {n} team", "{players} players in {n} teams")
 PIC_DEAL = N_("game {deal} of {deals}")

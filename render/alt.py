@@ -287,16 +287,19 @@ def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | N
     k = game.kingdoms[index]
     total = _totals(game)[index]
     top, left, bottom, right = k.bounds()
-    head = translate_plural(
-        lang,
-        "Kingdom of {name}, {n} point, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
-        "Kingdom of {name}, {n} points, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
-        total,
+    points = translate_plural(
+        lang, "Kingdom of {name}, {n} point.", "Kingdom of {name}, {n} points.", total,
         name=_kingdom_name(game, index, names, lang),
-        placed=len(k.placed),
+    )  # fmt: skip
+    placed = translate_plural(
+        lang,
+        "{n} domino placed in a {size} by {size} frame; castle on {cell}.",
+        "{n} dominoes placed in a {size} by {size} frame; castle on {cell}.",
+        len(k.placed),
         size=k.size,
         cell=cell_name(*k.castle),
     )
+    head = f"{points} {placed}"
     rows = [_row_words(game, index, r, left, right, lang) for r in range(top, bottom + 1)]
     span = translate(lang, "Columns {first} to {last}, rows {top} to {bottom}.", first=chr(ord("A") + left),
                      last=chr(ord("A") + right), top=top + 1, bottom=bottom + 1)  # fmt: skip

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import Game, Placement, cell_name
+from engine import BUILD, Game, Placement, cell_name
 from engine.components import TERRAINS
 from i18n import NP_, translate, translate_plural
 from i18n import messages as M
@@ -29,7 +29,7 @@ from .draw import (
 )
 from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
 from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB
-from .words import EN, delta_words, picture_lang, say_plural, terrain_name
+from .words import EN, delta_words, domino_label, picture_lang, say_plural, terrain_name
 
 POINTS = NP_("point", "points")  # beside the kingdom's score
 WIDTH = 900
@@ -68,6 +68,14 @@ def stats_line(
         x += icon + 4
         x += text(draw, (x, cy), translate(lang, M.PIC_HOSTS_QUEEN), size, anchor="lm", fill=(240, 170, 210)) + size
     return x
+
+
+def _score_summary(lang: str, total: int, parts: list[str], *, over: bool) -> str:
+    """The banner's score, explained: `4 points so far: Mine 2 · Coins 2` (what each part of the score is worth)."""
+    if not parts:
+        return translate(lang, M.PIC_NO_POINTS)
+    pair = ("{n} point: {parts}", "{n} points: {parts}") if over else ("{n} point so far: {parts}", "{n} points so far: {parts}")
+    return translate_plural(lang, *pair, total, parts=" · ".join(parts))
 
 
 def render_kingdom(
@@ -117,8 +125,11 @@ def render_kingdom(
     if game.queendomino_rules:
         stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19, lang)
     else:
-        words = translate(lang, "{crowns} crowns · largest territory {size} squares", crowns=score.total_crowns,
-                          size=score.largest_territory)  # fmt: skip
+        crowns = translate_plural(lang, "{n} crown", "{n} crowns", score.total_crowns)
+        largest = translate_plural(
+            lang, "largest territory {n} square", "largest territory {n} squares", score.largest_territory
+        )
+        words = f"{crowns} · {largest}"
         text(draw, (PAD + 4, 88), words, 19, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD - 8)
 
     # Banner: the preview's score change, or the legal spots, or the score so far.
@@ -131,7 +142,7 @@ def render_kingdom(
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
         x = PAD + 50
         cells = f"{cell_name(r0, c0)}-{cell_name(r1, c1)}"
-        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_id, cells=cells), 22, bold=True,
+        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_label(game.config.game, domino_id), cells=cells), 22, bold=True,
                   anchor="lm", max_width=WIDTH - 2 * PAD - 50 - 250)  # fmt: skip
         before, after = change
         delta = after - before
@@ -143,12 +154,18 @@ def render_kingdom(
     elif legal_spots:
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
         n = len(set(legal_spots))
-        words = translate_plural(
-            lang,
-            "{n} legal spot for the first square: pick one, then a direction",
-            "{n} legal spots for the first square: pick one, then a direction",
-            n,
-        )
+        d = game.decision()
+        if d is not None and d.kind == BUILD:  # the build step: free town squares, not a domino's first square
+            pair = (
+                "The building can go on the {n} marked town square",
+                "The building can go on any of the {n} marked town squares: pick one",
+            )
+        else:
+            pair = (
+                "The first square can go only on the {n} marked cell; then pick a direction",
+                "The first square can go on any of the {n} marked cells: pick one, then a direction",
+            )
+        words = translate_plural(lang, *pair, n)
         text(draw, (PAD + 50, cy), words, 21, anchor="lm", max_width=WIDTH - 2 * PAD - 70)
     else:
         parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
@@ -162,7 +179,7 @@ def render_kingdom(
             parts.append(translate(lang, M.PIC_MIDDLE, points=score.middle_kingdom))
         if score.harmony:
             parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
-        summary = " · ".join(parts) if parts else translate(lang, M.PIC_NO_POINTS)
+        summary = _score_summary(lang, score.total, parts, over=game.is_over)
         room = WIDTH - 2 * PAD - 36
         text(draw, (PAD + 18, cy), summary, fit_size(summary, 20, room, smallest=15), anchor="lm", max_width=room)
 

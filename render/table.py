@@ -52,7 +52,7 @@ from .palette import (
     ink_on,
     mix,
 )
-from .words import EN, building_title, game_title, picture_lang, say, say_plural, variant_word
+from .words import EN, building_title, domino_label, game_title, picture_lang, say, say_plural, variant_word
 
 WIDTH = 1000
 PHONE_WIDTH = 780  # what a phone shows of a picture's width
@@ -173,13 +173,14 @@ def _status(game: Game, names: Mapping[str, str], lang: str = EN) -> tuple[str |
         english = f"Game over: {who} {verb} with {points} points{how}"
         if how:
             tiebreak = translate(lang, M.TIEBREAKS[r.tiebreak]) if r.tiebreak in M.TIEBREAKS else r.tiebreak
-            return None, say(lang, english, M.PIC_GAME_OVER_TIEBREAK, names=who, points=points, tiebreak=tiebreak)
+            return None, say_plural(lang, english, M.PIC_GAME_OVER_TIEBREAK, points, names=who, tiebreak=tiebreak)
         pair = M.PIC_GAME_OVER_MANY if len(r.winners) > 1 else M.PIC_GAME_OVER_ONE
         return None, say_plural(lang, english, pair, points, names=who)
     n = names[d.player]
+    label = domino_label(game.config.game, d.domino) if d.domino else None
     words = {
         FIRST_CLAIM: f"{n} chooses a domino of the first line",
-        PLACE: f"{n} places domino {d.domino}",
+        PLACE: f"{n} places domino {label}",
         TAX: f"{n} may send knights to collect tax",
         BUILD: f"{n} may build",
         DRAGON: f"{n} may bribe the dragon",
@@ -187,7 +188,7 @@ def _status(game: Game, names: Mapping[str, str], lang: str = EN) -> tuple[str |
     }
     if d.kind not in words:
         return d.player, f"{n}: {d.words}"
-    return d.player, say(lang, words[d.kind], M.PIC_STATUS[d.kind], name=n, domino=d.domino)
+    return d.player, say(lang, words[d.kind], M.PIC_STATUS[d.kind], name=n, domino=label)
 
 
 def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
