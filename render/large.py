@@ -74,8 +74,7 @@ def _score_summary(lang: str, total: int, parts: list[str], *, over: bool) -> st
     """The banner's score, explained: `4 points so far: Mine 2 · Coins 2` (what each part of the score is worth)."""
     if not parts:
         return translate(lang, M.PIC_NO_POINTS)
-    pair = ("{n} point: {parts}", "{n} points: {parts}") if over else ("{n} point so far: {parts}", "{n} points so far: {parts}")
-    return translate_plural(lang, *pair, total, parts=" · ".join(parts))
+    return translate_plural(lang, *(M.PIC_SCORE_FINAL if over else M.PIC_SCORE_SO_FAR), total, parts=" · ".join(parts))
 
 
 def render_kingdom(
@@ -155,18 +154,10 @@ def render_kingdom(
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
         n = len(set(legal_spots))
         d = game.decision()
-        if d is not None and d.kind == BUILD:  # the build step: free town squares, not a domino's first square
-            pair = (
-                "The building can go on the {n} marked town square",
-                "The building can go on any of the {n} marked town squares: pick one",
-            )
-        else:
-            pair = (
-                "The first square can go only on the {n} marked cell; then pick a direction",
-                "The first square can go on any of the {n} marked cells: pick one, then a direction",
-            )
-        words = translate_plural(lang, *pair, n)
-        text(draw, (PAD + 50, cy), words, 21, anchor="lm", max_width=WIDTH - 2 * PAD - 70)
+        building = d is not None and d.kind == BUILD  # the build step: free town squares, not a first square
+        words = translate_plural(lang, *(M.PIC_BUILD_SPOTS if building else M.PIC_FIRST_SQUARE_SPOTS), n)
+        room = WIDTH - 2 * PAD - 70
+        text(draw, (PAD + 50, cy), words, fit_size(words, 21, room, smallest=16), anchor="lm", max_width=room)
     else:
         parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
         if score.queen:
