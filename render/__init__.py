@@ -51,8 +51,8 @@ __all__ = [
     "render_table_pictures",
     "render_tax",
     "safe_render",
-    "splits",
     "set_font_loader",
+    "splits",
     "table_layout",
     "using_font_loader",
 ]
