@@ -77,6 +77,20 @@ def _score_summary(lang: str, total: int, parts: list[str], *, over: bool) -> st
     return translate_plural(lang, *(M.PIC_SCORE_FINAL if over else M.PIC_SCORE_SO_FAR), total, parts=" · ".join(parts))
 
 
+def _draw_summary(draw: Draw, summary: str, x: float, cy: float, room: float) -> None:
+    """The score's parts on one line, at 15 pixels or more, else on two lines (cut at a " · ")."""
+    size = fit_size(summary, 20, room, smallest=15)
+    if text_width(summary, size) <= round(room) or " · " not in summary:
+        text(draw, (x, cy), summary, size, anchor="lm", max_width=room)
+        return
+    bits = summary.split(" · ")
+    cut = min(range(1, len(bits)), key=lambda i: abs(len(" · ".join(bits[:i])) - len(" · ".join(bits[i:]))))
+    lines = [" · ".join(bits[:cut]) + " ·", " · ".join(bits[cut:])]
+    size = min(fit_size(line, 18, room, smallest=15) for line in lines)
+    for i, line in enumerate(lines):
+        text(draw, (x, cy + (i - 0.5) * (size + 3)), line, size, anchor="lm", max_width=room)
+
+
 def render_kingdom(
     game: Game,
     kingdom_index: int,
@@ -113,10 +127,12 @@ def render_kingdom(
     if letter is not None:
         x += team_mark(im, draw, x, 48, 32, letter, colours[k.players[0]], colours[k.players[-1]]) + 12
     each = (WIDTH - PAD - score_w - x) / len(k.players)
-    shown = fit_names({p: names[p] for p in k.players}, 30, each - 44 * 1.45 - 16)
+    room = each - 44 * 1.45 - 16
+    size = min(fit_size(names[p], 30, room, bold=True, smallest=22) for p in k.players)  # smaller before cut
+    shown = fit_names({p: names[p] for p in k.players}, size, room)
     for p in k.players:
         kw = king_token(im, draw, x, 24, 44, colours[p], seat_of(game, p))
-        text(draw, (x + kw + 8, 48), shown[p], 30, bold=True, anchor="lm", max_width=each - kw - 16)
+        text(draw, (x + kw + 8, 48), shown[p], size, bold=True, anchor="lm", max_width=each - kw - 16)
         x += each
     right = WIDTH - PAD
     right -= text(draw, (right, 56), points, 18, fill=MUTED, anchor="rs") + 8
@@ -172,7 +188,7 @@ def render_kingdom(
             parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
         summary = _score_summary(lang, score.total, parts, over=game.is_over)
         room = WIDTH - 2 * PAD - 36
-        text(draw, (PAD + 18, cy), summary, fit_size(summary, 20, room, smallest=15), anchor="lm", max_width=room)
+        _draw_summary(draw, summary, PAD + 18, cy, room)
 
     layout = kingdom_layout(game, kingdom_index)
     draw_kingdom(
