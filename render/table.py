@@ -25,6 +25,7 @@ from .draw import (
     Draw,
     encode,
     fit_names,
+    fit_size,
     king_token,
     kingdom_colour,
     player_colours,
@@ -358,9 +359,10 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
     royal = game.config.game == "royal-wedding"
     mark = (entry - 22) * 1.45 + (6 + TEAM_MARK * 1.5 if game.config.teams else 0)
     room = width - 64 - 2 * tile - 10 - mark - 16
-    placed = "✓"  # the domino is placed: a tick, not a word, so the name keeps its room
-    placed_w = text_width(placed, SECTION_SIZE, True) + 6
-    shown = {False: fit_names(names, LINE_NAME_SIZE, room), True: fit_names(names, LINE_NAME_SIZE, room - placed_w)}
+    placed = "✓"  # the domino is placed: a tick on it, not a word beside the name, so the name keeps its room
+    # One size for every name in the lines, down to MIN_TEXT before any is cut ("Bot 2 (me…" told nothing).
+    name_size = min(fit_size(n, LINE_NAME_SIZE, room, bold=True, smallest=MIN_TEXT) for n in names.values())
+    shown = fit_names(names, name_size, room)
     for i, (domino_id, king_index) in enumerate(line):
         acting = (
             d is not None
@@ -386,12 +388,16 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
         if done:
             veil = Image.new("RGBA", (kx - x0, entry + 1), (*BACKGROUND, 150))
             im.paste(veil, (x0, y), veil)
-            end -= text(draw, (end, y + entry / 2), placed, SECTION_SIZE, bold=True, fill=MUTED, anchor="rm") + 6
+            mid = (x0 + 64 + tx) / 2  # over the placed domino, whose veil dims it
+            draw.ellipse(
+                (mid - 17, y + entry / 2 - 17, mid + 17, y + entry / 2 + 17), fill=PANEL, outline=MUTED, width=2
+            )
+            text(draw, (mid, y + entry / 2 + 1), placed, 24, bold=True, fill=TEXT, anchor="mm")
         if king is not None:
             size = entry - 22
             kw = _player_mark(im, draw, game, king.player, kx, y + 9, size, colours)
             nx = kx + kw + 8
-            text(draw, (nx, y + entry / 2), shown[done][king.player], LINE_NAME_SIZE, bold=acting,
+            text(draw, (nx, y + entry / 2), shown[king.player], name_size, bold=acting,
                  fill=MUTED if done else TEXT, anchor="lm", max_width=end - nx)  # fmt: skip
         else:
             text(draw, (kx + 6, y + entry / 2), say(lang, "free", M.PIC_FREE), NOTE_SIZE, fill=FAINT, anchor="lm")
@@ -477,10 +483,13 @@ def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours, lan
         x = bx + 50
         room = (bx + width - 24 - score_w - x) / len(players)
         size = entry - 24
-        shown = fit_names({p: names[p] for p in players}, LINE_NAME_SIZE, room - size - 20)
+        name_size = min(
+            fit_size(names[p], LINE_NAME_SIZE, room - size - 20, bold=True, smallest=MIN_TEXT) for p in players
+        )
+        shown = fit_names({p: names[p] for p in players}, name_size, room - size - 20)
         for p in players:
             kw = king_token(im, draw, x, cy - size / 2, size, colours[p], seat_of(game, p))
-            text(draw, (x + kw + 6, cy), shown[p], LINE_NAME_SIZE, bold=True, anchor="lm", max_width=room - kw - 10)
+            text(draw, (x + kw + 6, cy), shown[p], name_size, bold=True, anchor="lm", max_width=room - kw - 10)
             x += room
 
 
