@@ -85,6 +85,8 @@ TEAM_MARK = 32  # a team's mark: its letter at 16 pixels
 MIN_TEXT = 16  # the smallest text on a table: 12.5 pixels when a phone shows it 780 pixels wide
 BOX_LEGEND_H = 40  # Royal Wedding: under the lines, what K and Q before a domino's number mean
 LEGEND_ROW = 36  # a row of the buildings' legend
+MAX_RATIO = 2.0  # a picture's height at most about twice its width
+MIN_CELL = 52  # the smallest square a table shrinks to for that: crowns still 12 px on a phone (3 to a row: 38)
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,13 @@ def table_layout(game: Game, part: str = "all", lang: str = "en") -> TableLayout
     margin = label_margin(label)
     pad = 8
     cell = min(88, (panel_w - 2 * pad - margin) // wcols)
+    # At most about twice as tall as wide: late in a game of 3-4 kingdoms the squares shrink a little (never under
+    # MIN_CELL, where the terrain symbols still read at 12 pixels on a phone), keeping room for the legend.
+    rows = (n + cols - 1) // cols
+    limit = MAX_RATIO * width - (LEGEND_ROW + 16 + GAP if game.queendomino_rules else 0)
+    posted = part != "all" or not splits(game)  # a table that splits is posted as its two parts
+    while posted and cell > MIN_CELL and y + rows * (header + STATS_H + margin + wrows * cell + pad + GAP) > limit:
+        cell -= 1
     grid_h = margin + wrows * cell + pad
     panel_h = header + STATS_H + grid_h
     panels, grids = [], []
