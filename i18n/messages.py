@@ -530,6 +530,7 @@ PIC_BUILD_SPOTS = NP_(  # the large kingdom at the build step
 )
 PIC_SCORE_SO_FAR = NP_("{n} point so far: {parts}", "{n} points so far: {parts}")  # parts: "Mine 2 · Coins 2"
 PIC_SCORE_FINAL = NP_("{n} point: {parts}", "{n} points: {parts}")
+PIC_CROWNS_CAPTION = NP_("crown", "crowns")  # after a kingdom's number of crowns on the table: "1 crown", "2 crowns"
 
 # -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
 PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")

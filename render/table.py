@@ -808,7 +808,8 @@ def _stats(game: Game, index: int, lang: str = EN) -> list[tuple[str, str, str]]
     territories = k.territories()
     crowns = sum(t.crowns for t in territories)
     largest = max((t.size for t in territories), default=0)
-    return [("crown", str(crowns), caption("crowns")), ("star", str(largest), caption("largest area"))]
+    crowns_word = say_plural(lang, "crowns", M.PIC_CROWNS_CAPTION, crowns)  # "1 crown", "2 crowns"
+    return [("crown", str(crowns), crowns_word), ("star", str(largest), caption("largest area"))]
 
 
 # -- the picture -------------------------------------------------------------------------------------------------

@@ -158,3 +158,16 @@ def test_terrains_are_marked_by_symbols_the_same_in_every_language():
     )
     cell = table_layout(game).cell_box(0, *square)
     assert largest_difference(en, cs, cell) <= 30, "the same square at an English and a Czech table"
+
+
+def test_a_kingdom_with_one_crown_says_crown_on_the_table():
+    for seed in range(20):
+        for fraction in (0.1, 0.2, 0.3):
+            game = state(config("kingdomino", 2), seed=seed, fraction=fraction)
+            counts = [sum(t.crowns for t in k.territories()) for k in game.kingdoms]
+            if 1 in counts:
+                words = _texts(render_table, game, names_for(game), None, None)
+                assert "crown" in words, "1 crown"
+                assert ("crowns" in words) == any(c != 1 for c in counts)
+                return
+    pytest.fail("no kingdom with exactly one crown found")
