@@ -477,11 +477,19 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
 
 
 async def after_action(
-    interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None, done_for_you: list[str] = ()
+    interaction: discord.Interaction,
+    gid: int,
+    player: str,
+    *,
+    warning: str | None = None,
+    done_for_you: list[str] = (),
+    computers_wait: float = 0.0,
 ) -> None:
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
-    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately."""
-    rec = await service_of(interaction).get(gid)
+    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
+    is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
+    service = service_of(interaction)
+    rec = await service.get(gid)
     lang = lang_of(interaction)
     game = rec.game
     d = game.decision() if game else None
@@ -491,8 +499,10 @@ async def after_action(
         panel = Panel("")
     else:
         panel = Panel(translate(lang, M.DONE))
-    if rec.status == GameStatus.PLAYING and len(panel.items) < 24:
+    if len(panel.items) < 24 and await service.undo_refusal(rec, interaction.user.id) is None:
         panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
+        if computers_wait > 0:
+            panel.content = f"{panel.content}\n{translate(lang, M.COMPUTERS_WAIT, seconds=f'{computers_wait:g}')}"
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
@@ -507,7 +517,14 @@ async def do_action(interaction: discord.Interaction, gid: int, ver: int, action
     player = str(interaction.user.id)
     lang = lang_of(interaction)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
-    await after_action(interaction, gid, player, warning=outcome.warning_in(lang), done_for_you=mine)
+    await after_action(
+        interaction,
+        gid,
+        player,
+        warning=outcome.warning_in(lang),
+        done_for_you=mine,
+        computers_wait=outcome.computers_wait,
+    )
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------

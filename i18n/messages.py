@@ -652,5 +652,14 @@ UNDO_NOT_PLAYED = N_("This game is not being played any more: nothing can be tak
 UNDO_SOMEONE_ACTED = N_("{name} has acted since your last move, so it can no longer be taken back.")
 UNDO_NOTHING = N_("You have no move to take back.")
 UNDO_PUBLIC = N_("↩️ {name} took back their last move.")
+# -- branch undo: undo never shows what was hidden; moves by the deadline; the computers' wait --------------------
+UNDO_REVEALED = N_(
+    "That can no longer be taken back: new dominoes or buildings came into view after it, and nobody may choose "
+    "again knowing them."
+)
+UNDO_DEADLINE = N_(
+    "The turn deadline played for {name} since your last move, so it can no longer be taken back."
+)
+COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")
