@@ -81,9 +81,15 @@ class LookCog(commands.Cog):
     async def remaining(self, interaction: discord.Interaction) -> None:
         await self._look(interaction, "remaining")
 
-    @look.command(name="history", description="The last moves of the game")
-    async def history(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "history")
+    @look.command(name="history", description="The moves of the game, the newest first, in pages")
+    @app_commands.describe(page="Which page (1: the newest moves)")
+    async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        async def work():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
+            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=page)
+
+        await guarded(interaction, work())
 
     @app_commands.command(name="rules", description="A short summary of the rules of the game in this channel")
     @app_commands.describe(game="Which game (default: the one in this channel)")

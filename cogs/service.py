@@ -268,6 +268,7 @@ class GameService:
         self.table_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
         self.turn_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
         self.lobby_text: Callable[[GameRecord], str] = _unattached
+        self.history_view: Callable[[int, int, int, str], discord.ui.View] = _unattached  # (game, page, pages, lang)
         # This process's name in the store's claims: stable across restarts of the same shards on the same host,
         # so that a restarted process takes back at once what it held when it died (`reclaim`).
         settings = getattr(bot, "settings", None)

@@ -791,6 +791,37 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         await guarded(interaction, work())
 
 
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:hist:(?P<gid>\d+):(?P<page>\d+)"):
+    """Under a page of the history: to an older or a newer page, in place."""
+
+    def __init__(self, gid: int, page: int, *, label: str = "Older moves", emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, custom_id=f"kd:hist:{gid}:{page}"))
+        self.gid, self.page = gid, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            rec = await service_of(interaction).get(self.gid)
+            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
+
+        await guarded(interaction, work())
+
+
+def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.ui.View:
+    """The buttons under page `page` of `pages` of the history (page 1: the newest moves)."""
+    view = discord.ui.View(timeout=None)
+    if page < pages:
+        view.add_item(HistoryButton(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
+    if page > 1:
+        view.add_item(HistoryButton(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
+    view.stop()  # found again from the custom id on each click (see show_panel)
+    return view
+
+
 DYNAMIC_ITEMS = (
     ActionButton,
     UndoButton,
@@ -803,4 +834,5 @@ DYNAMIC_ITEMS = (
     OpenPanelButton,
     TurnButton,
     LookButton,
+    HistoryButton,
 )

@@ -313,6 +313,10 @@ KINGDOM_TITLE = NP_("**{owners}**'s kingdom ({n} point):", "**{owners}**'s kingd
 SCORES_SO_FAR_TITLE = N_("**Scores so far**")
 LAST_MOVES = N_("**Last moves**")
 NO_MOVE_YET = N_("No move yet.")
+# -- branch undo: the history in pages, from the newest move ------------------------------------------------------
+HISTORY_HEAD = N_("**Moves {first}-{last} of {total}** (page {page} of {pages}; page 1 has the newest moves)")
+BUTTON_OLDER = N_("Older moves")
+BUTTON_NEWER = N_("Newer moves")
 UNKNOWN_VIEW = N_("Unknown view {view}.")
 STATS_PLAYER_TITLE = N_("**{name}** in this server")
 STATS_SERVER_TITLE = N_("**This server's players**")
