@@ -13,6 +13,7 @@ import io
 import logging
 import random
 import socket
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -250,7 +251,8 @@ class GameService:
         self.bot = bot
         self.store = store
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Per channel, while someone holds or awaits it: a lock nobody uses any more goes (the map stays bounded)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._channels: dict[int, int] = {}  # game id -> its channel id
         self.hard_budget = HARD_BUDGET_SECONDS
         # Seconds the computer players wait before answering a person's move that can still be taken back: a
