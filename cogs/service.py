@@ -14,7 +14,7 @@ import logging
 import random
 import socket
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -264,6 +264,8 @@ class GameService:
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
+        self._waits: dict[int, asyncio.Event] = {}  # per game: its computers' wait for an undo (set: play now)
+        self._undo_offers: dict[int, Callable[[], Awaitable[None]]] = {}  # per game: takes the offered Undo away
         self._corrupt_logged: set[int] = set()
         # How the service shows a game on Discord: given by the cogs (cogs.table.attach), so the service builds no
         # view itself and imports no cog module.
@@ -397,6 +399,7 @@ class GameService:
                 except StaleVersion:
                     raise UserError(STALE) from None
             self.stop_computers(game_id)  # their turn is gone with the move (they waited, or thought: nothing saved)
+            self._undo_offers.pop(game_id, None)
             was_theirs = rec.game.decision() is not None and rec.game.decision().player == player  # type: ignore[union-attr]
             self._pending.pop(game_id, None)
             self._notes.pop(game_id, None)
@@ -481,8 +484,9 @@ class GameService:
         a panel offers Undo only then."""
         if rec.status != GameStatus.PLAYING or rec.game is None:
             return UserError(M.UNDO_NOT_PLAYED)
-        try:
-            undo_plan(rec, await self.store.get_actions(rec.id, include_undone=False), user_id)
+        actions = await self.store.get_actions(rec.id, include_undone=False)
+        try:  # it replays the game (milliseconds in a long one): away from the event loop
+            await asyncio.to_thread(undo_plan, rec, actions, user_id)
         except UserError as refusal:
             return refusal
         return None
@@ -602,6 +606,8 @@ class GameService:
         changes the game) stops it before its next move."""
         task = self._chains.get(game_id)
         if task is None or task.done():
+            if delay > 0:  # waiting from now on (the mover's panel, shown next, offers Undo meanwhile)
+                self._waits[game_id] = asyncio.Event()
             task = asyncio.create_task(self._computer_chain(game_id, delay), name=f"computers-{game_id}")
             self._chains[game_id] = task
             task.add_done_callback(
@@ -617,6 +623,8 @@ class GameService:
         task = self._chains.get(game_id)
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
+        self._undo_offers.pop(game_id, None)
+        self._waits.pop(game_id, None)
 
     async def idle(self) -> None:
         """Wait until no computer player is thinking or moving (for tests and shutdown)."""
@@ -627,7 +635,7 @@ class GameService:
         busy = 0.0
         try:
             if delay > 0:  # the person who just moved may take it back meanwhile (`undo` then stops this chain)
-                await asyncio.sleep(delay)
+                await self._wait_for_undo(game_id, delay)
             while True:
                 rec = await self.get(game_id)
                 game = rec.game
@@ -674,6 +682,41 @@ class GameService:
             raise
         except Exception:
             log.exception("Game %s: the computer players could not finish their turns; the timer tries again", game_id)
+
+    async def _wait_for_undo(self, game_id: int, delay: float) -> None:
+        """The computers' wait while the mover may take their move back: `delay` seconds, or less when the mover
+        lets them play now (`end_wait`). Then the Undo offered on the mover's panel is taken away."""
+        wait = self._waits.setdefault(game_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(wait.wait(), delay)
+        except TimeoutError:
+            pass
+        finally:
+            if self._waits.get(game_id) is wait:
+                del self._waits[game_id]
+        withdraw = self._undo_offers.pop(game_id, None)
+        if withdraw is not None:
+            try:
+                await withdraw()
+            except Exception:  # the panel may be gone (15 minutes, a dismissed message): the game goes on
+                log.info("Game %s: the offered undo could not be taken off its panel", game_id, exc_info=True)
+
+    def waiting_for_undo(self, game_id: int) -> bool:
+        """Whether the game's computer players are waiting while a person may take their move back."""
+        return game_id in self._waits
+
+    def offer_undo(self, game_id: int, withdraw: Callable[[], Awaitable[None]]) -> None:
+        """While the computers wait, a panel offers Undo: `withdraw` takes it away when they start (not after)."""
+        if game_id in self._waits:
+            self._undo_offers[game_id] = withdraw
+
+    def end_wait(self, game_id: int) -> bool:
+        """Let the waiting computer players play now; False when they were not waiting."""
+        wait = self._waits.get(game_id)
+        if wait is None:
+            return False
+        wait.set()
+        return True
 
     async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""

@@ -499,15 +499,25 @@ async def after_action(
         panel = Panel("")
     else:
         panel = Panel(translate(lang, M.DONE))
-    if len(panel.items) < 24 and await service.undo_refusal(rec, interaction.user.id) is None:
+    waiting = False
+    if len(panel.items) < 23 and await service.undo_refusal(rec, interaction.user.id) is None:
         panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
-        if computers_wait > 0:
-            panel.content = f"{panel.content}\n{translate(lang, M.COMPUTERS_WAIT, seconds=f'{computers_wait:g}')}"
+        waiting = computers_wait > 0 and service.waiting_for_undo(gid)
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
         panel.content = f"⚠️ {warning}\n{panel.content}".rstrip()
+    plain = panel.content
+    if waiting:
+        panel.content = f"{panel.content}\n{translate(lang, M.COMPUTERS_WAIT, seconds=f'{computers_wait:g}')}"
+        panel.items.append(PlayOnButton(gid, label=translate(lang, M.BUTTON_PLAY_ON)))
     await show_panel(interaction, panel, edit=True)
+    if waiting:
+
+        async def withdraw() -> None:
+            await interaction.edit_original_response(content=plain, view=discord.ui.View(timeout=None))
+
+        service.offer_undo(gid, withdraw)
 
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
@@ -687,6 +697,26 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
         await guarded(interaction, work())
 
 
+class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
+    """While the computer players wait for a possible undo: let them play now."""
+
+    def __init__(self, gid: int, *, label: str = "Computers, play now") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="▶️", custom_id=f"kd:playon:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            if not service_of(interaction).end_wait(self.gid):  # they already play: only the controls go
+                await interaction.edit_original_response(view=discord.ui.View(timeout=None))
+
+        await guarded(interaction, work())
+
+
 async def after_undo(interaction: discord.Interaction, gid: int) -> None:
     """After an undo: the panel of the decision the person is back at."""
     rec = await service_of(interaction).get(gid)
@@ -835,4 +865,5 @@ DYNAMIC_ITEMS = (
     TurnButton,
     LookButton,
     HistoryButton,
+    PlayOnButton,
 )

@@ -661,11 +661,10 @@ UNDO_REVEALED = N_(
     "That can no longer be taken back: new dominoes or buildings came into view after it, and nobody may choose "
     "again knowing them."
 )
-UNDO_DEADLINE = N_(
-    "The turn deadline played for {name} since your last move, so it can no longer be taken back."
-)
+UNDO_DEADLINE = N_("The turn deadline played for {name} since your last move, so it can no longer be taken back.")
 SERVER_ONLY = N_("This command is about a server's games: use it in a channel of the server.")
 NOT_A_CHOICE = N_("{value} is not a choice of {option}: pick one from the list ({choices}).")
+BUTTON_PLAY_ON = N_("Computers, play now")
 COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")

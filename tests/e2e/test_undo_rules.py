@@ -14,6 +14,7 @@ from tests.e2e.play import latest_table, open_lobby, slash_action, start_game
 pytestmark = pytest.mark.e2e
 CH = "kingdomino"
 UNDO = "Undo my last move"
+PLAY_ON = "Computers, play now"
 
 
 async def _record(bot, fake):
@@ -83,7 +84,8 @@ async def test_undo_cannot_reach_past_a_move_made_by_the_deadline(fake, bot):
 
 async def test_a_claim_with_a_computer_next_can_be_taken_back_while_it_waits(fake, bot):
     """Against a computer: after Alice's claim the computer waits (COMPUTER_DELAY) while her Undo is offered; her
-    undo in that window takes the claim back and the computer never plays it. With no wait, it answers at once."""
+    undo in that window takes the claim back and the computer never plays it. When she lets it play (or the wait
+    ends), it answers, and her panel no longer offers the undo it would refuse."""
     lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=2, computers=1, computer_level="easy")
     await (await fake.click(fake.alice, lobby, "Start")).wait_message()
     await fake.settle()
@@ -107,6 +109,7 @@ async def test_a_claim_with_a_computer_next_can_be_taken_back_while_it_waits(fak
     await slash_action(fake, fake.alice, CH, claim)
     panel = _panel(fake, fake.alice)
     assert UNDO in panel.button_labels and "The computer players answer in 3600 s" in panel.content
+    assert PLAY_ON in panel.button_labels
     claimed = await _record(bot, fake)
     assert claimed.version == rec.version + 1 and claimed.game.decision().player != alice, "the computer waits"
     await (await fake.click(fake.alice, panel, UNDO)).wait_message()
@@ -116,8 +119,14 @@ async def test_a_claim_with_a_computer_next_can_be_taken_back_while_it_waits(fak
     actions = await bot.store.get_actions(rec.id, include_undone=False)
     assert actions[-1].player_id != claimed.game.decision().player, "no computer move was saved"
 
-    bot.service.computer_delay = 0.0
     await slash_action(fake, fake.alice, CH, claim)
+    panel = _panel(fake, fake.alice)
+    assert UNDO in panel.button_labels
+    await (await fake.click(fake.alice, panel, PLAY_ON)).wait_message()
+    await fake.wait_until(lambda: UNDO not in panel.button_labels, what="the undo taken off the panel")
+    assert not panel.button_labels and "answer in" not in panel.content and "Done" in panel.content
     await bot.service.idle()
     moved = await _record(bot, fake)
     assert moved.version > claimed.version and moved.game.decision().player == alice, "the computer answered"
+    refused = await (await fake.slash(fake.alice, CH, "play", "undo")).wait_message()
+    assert "has acted since your last move" in refused.content
