@@ -53,6 +53,7 @@ class KingdominoBot(commands.AutoShardedBot):
         from i18n.commands import CatalogTranslator
 
         self.service = GameService(self, self.store)
+        self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
         attach(self.service)  # the table's controls and the lobby's words the service posts
         pictures.configure(getattr(self.settings, "picture_workers", 0))
         workers = getattr(self.settings, "ai_workers", 0)

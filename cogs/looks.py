@@ -28,8 +28,11 @@ async def send_look(
     viewer: int,
     player: str | None = None,
     as_text: bool = False,
+    page: int = 1,
+    edit: bool = False,
 ) -> None:
-    """Answer a look privately (the interaction is already deferred)."""
+    """Answer a look privately (the interaction is already deferred). The history shows page `page` (1: the
+    newest moves), with buttons to the older and newer pages; `edit` puts it in place of the message clicked."""
     game = rec.game
     if game is None:
         raise UserError(M.NOT_STARTED_LOOK)
@@ -96,20 +99,56 @@ async def send_look(
     if what == "history":
         actions = await service.store.get_actions(rec.id, include_undone=False)
         lines = await asyncio.to_thread(history_lines, game, [a.action for a in actions], rec.seats, lang)
-        text = "\n".join(lines[-30:]) or translate(lang, M.NO_MOVE_YET)
-        await interaction.followup.send(clip(translate(lang, M.LAST_MOVES) + "\n" + text, 2000), ephemeral=True)
+        text, page, pages = history_page(lines, page, lang)
+        view = service.history_view(rec.id, page, pages, lang) if pages > 1 else None
+        if edit:
+            await interaction.edit_original_response(content=text, view=view)
+        else:
+            await interaction.followup.send(text, ephemeral=True, **({"view": view} if view else {}))
         return
     raise UserError(M.UNKNOWN_VIEW, view=repr(what))
 
 
+HISTORY_LIMIT = 2000  # a message's length
+HEAD_ROOM = 120  # for the page's heading
+
+
+def history_pages(lines: list[str], limit: int = HISTORY_LIMIT - HEAD_ROOM) -> list[tuple[int, int]]:
+    """The history cut into pages from the newest move: (first, end) line indices of each page, page 1 the newest.
+    Each page holds as many whole lines as fit in `limit` characters (at least one)."""
+    pages: list[tuple[int, int]] = []
+    end = len(lines)
+    while end > 0:
+        first, size = end, 0
+        while first > 0 and (first == end or size + len(lines[first - 1]) + 1 <= limit):
+            first -= 1
+            size += len(lines[first]) + 1
+        pages.append((first, end))
+        end = first
+    return pages
+
+
+def history_page(lines: list[str], page: int, lang: str = "en") -> tuple[str, int, int]:
+    """Page `page` of the history (1: the newest moves; beyond the last: the last), in the order they were played,
+    under a heading saying which moves of how many; with the page shown and the number of pages."""
+    pages = history_pages(lines)
+    if not pages:
+        return translate(lang, M.LAST_MOVES) + "\n" + translate(lang, M.NO_MOVE_YET), 1, 1
+    page = min(max(page, 1), len(pages))
+    first, end = pages[page - 1]
+    head = translate(lang, M.HISTORY_HEAD, first=first + 1, last=end, total=len(lines), page=page, pages=len(pages))
+    return clip(head + "\n" + "\n".join(lines[first:end]), HISTORY_LIMIT), page, len(pages)
+
+
 def history_lines(game: Game, actions: list[dict], seats, lang: str = "en") -> list[str]:
-    """The game told move by move, in the table's words: the game is replayed from its seed and its log."""
+    """The game told move by move, in the table's words, numbered without gaps (a step that says nothing, like a
+    skip, is no move of its own): the game is replayed from its seed and its log (the undone actions left out)."""
     replay = Game.new(game.config, game.seed)
     lines = []
-    for n, data in enumerate(actions, 1):
+    for data in actions:
         action = action_from_dict(data)
         events = replay.apply(action)
         said = [line for e in events if (line := event_words(e, replay, seats, lang)) is not None]
         if said:
-            lines.append(f"{n}. " + " ".join(said))
+            lines.append(f"{len(lines) + 1}. " + " ".join(said))
     return lines

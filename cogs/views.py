@@ -477,11 +477,19 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
 
 
 async def after_action(
-    interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None, done_for_you: list[str] = ()
+    interaction: discord.Interaction,
+    gid: int,
+    player: str,
+    *,
+    warning: str | None = None,
+    done_for_you: list[str] = (),
+    computers_wait: float = 0.0,
 ) -> None:
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
-    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately."""
-    rec = await service_of(interaction).get(gid)
+    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
+    is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
+    service = service_of(interaction)
+    rec = await service.get(gid)
     lang = lang_of(interaction)
     game = rec.game
     d = game.decision() if game else None
@@ -491,13 +499,25 @@ async def after_action(
         panel = Panel("")
     else:
         panel = Panel(translate(lang, M.DONE))
-    if rec.status == GameStatus.PLAYING and len(panel.items) < 24:
+    waiting = False
+    if len(panel.items) < 23 and await service.undo_refusal(rec, interaction.user.id) is None:
         panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
+        waiting = computers_wait > 0 and service.waiting_for_undo(gid)
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
         panel.content = f"⚠️ {warning}\n{panel.content}".rstrip()
+    plain = panel.content
+    if waiting:
+        panel.content = f"{panel.content}\n{translate(lang, M.COMPUTERS_WAIT, seconds=f'{computers_wait:g}')}"
+        panel.items.append(PlayOnButton(gid, label=translate(lang, M.BUTTON_PLAY_ON)))
     await show_panel(interaction, panel, edit=True)
+    if waiting:
+
+        async def withdraw() -> None:
+            await interaction.edit_original_response(content=plain, view=discord.ui.View(timeout=None))
+
+        service.offer_undo(gid, withdraw)
 
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
@@ -507,7 +527,14 @@ async def do_action(interaction: discord.Interaction, gid: int, ver: int, action
     player = str(interaction.user.id)
     lang = lang_of(interaction)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
-    await after_action(interaction, gid, player, warning=outcome.warning_in(lang), done_for_you=mine)
+    await after_action(
+        interaction,
+        gid,
+        player,
+        warning=outcome.warning_in(lang),
+        done_for_you=mine,
+        computers_wait=outcome.computers_wait,
+    )
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------
@@ -670,6 +697,26 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
         await guarded(interaction, work())
 
 
+class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
+    """While the computer players wait for a possible undo: let them play now."""
+
+    def __init__(self, gid: int, *, label: str = "Computers, play now") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="▶️", custom_id=f"kd:playon:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            if not service_of(interaction).end_wait(self.gid):  # they already play: only the controls go
+                await interaction.edit_original_response(view=discord.ui.View(timeout=None))
+
+        await guarded(interaction, work())
+
+
 async def after_undo(interaction: discord.Interaction, gid: int) -> None:
     """After an undo: the panel of the decision the person is back at."""
     rec = await service_of(interaction).get(gid)
@@ -774,6 +821,37 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         await guarded(interaction, work())
 
 
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:hist:(?P<gid>\d+):(?P<page>\d+)"):
+    """Under a page of the history: to an older or a newer page, in place."""
+
+    def __init__(self, gid: int, page: int, *, label: str = "Older moves", emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, custom_id=f"kd:hist:{gid}:{page}"))
+        self.gid, self.page = gid, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            rec = await service_of(interaction).get(self.gid)
+            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
+
+        await guarded(interaction, work())
+
+
+def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.ui.View:
+    """The buttons under page `page` of `pages` of the history (page 1: the newest moves)."""
+    view = discord.ui.View(timeout=None)
+    if page < pages:
+        view.add_item(HistoryButton(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
+    if page > 1:
+        view.add_item(HistoryButton(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
+    view.stop()  # found again from the custom id on each click (see show_panel)
+    return view
+
+
 DYNAMIC_ITEMS = (
     ActionButton,
     UndoButton,
@@ -786,4 +864,6 @@ DYNAMIC_ITEMS = (
     OpenPanelButton,
     TurnButton,
     LookButton,
+    HistoryButton,
+    PlayOnButton,
 )

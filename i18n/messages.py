@@ -313,6 +313,10 @@ KINGDOM_TITLE = NP_("**{owners}**'s kingdom ({n} point):", "**{owners}**'s kingd
 SCORES_SO_FAR_TITLE = N_("**Scores so far**")
 LAST_MOVES = N_("**Last moves**")
 NO_MOVE_YET = N_("No move yet.")
+# -- branch undo: the history in pages, from the newest move ------------------------------------------------------
+HISTORY_HEAD = N_("**Moves {first}-{last} of {total}** (page {page} of {pages}; page 1 has the newest moves)")
+BUTTON_OLDER = N_("Older moves")
+BUTTON_NEWER = N_("Newer moves")
 UNKNOWN_VIEW = N_("Unknown view {view}.")
 STATS_PLAYER_TITLE = N_("**{name}** in this server")
 STATS_SERVER_TITLE = N_("**This server's players**")
@@ -672,5 +676,15 @@ UNDO_NOT_PLAYED = N_("This game is not being played any more: nothing can be tak
 UNDO_SOMEONE_ACTED = N_("{name} has acted since your last move, so it can no longer be taken back.")
 UNDO_NOTHING = N_("You have no move to take back.")
 UNDO_PUBLIC = N_("↩️ {name} took back their last move.")
+# -- branch undo: undo never shows what was hidden; moves by the deadline; the computers' wait --------------------
+UNDO_REVEALED = N_(
+    "That can no longer be taken back: new dominoes or buildings came into view after it, and nobody may choose "
+    "again knowing them."
+)
+UNDO_DEADLINE = N_("The turn deadline played for {name} since your last move, so it can no longer be taken back.")
+SERVER_ONLY = N_("This command is about a server's games: use it in a channel of the server.")
+NOT_A_CHOICE = N_("{value} is not a choice of {option}: pick one from the list ({choices}).")
+BUTTON_PLAY_ON = N_("Computers, play now")
+COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")
