@@ -16,6 +16,7 @@ from i18n import translate, translate_plural
 from render import render_kingdom, render_remaining, render_table
 from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
+from . import pictures
 from .common import UserError, breakdown_text, clip, event_words, lang_of, safe, service_of
 from .service import describe, names_and_colours
 
@@ -29,16 +30,36 @@ async def send_look(
     player: str | None = None,
     as_text: bool = False,
 ) -> None:
-    """Answer a look privately (the interaction is already deferred)."""
+    """Answer a look privately (the interaction is already deferred). Its pictures wait behind the games' own and
+    are limited per member and per server: over the limit, the look answers that the bot is busy."""
+    try:
+        await _send_look(interaction, rec, what, viewer=viewer, player=player, as_text=as_text)
+    except pictures.PicturesBusy:
+        raise UserError(M.PICTURES_BUSY) from None
+
+
+async def _send_look(
+    interaction: discord.Interaction,
+    rec: GameRecord,
+    what: str,
+    *,
+    viewer: int,
+    player: str | None = None,
+    as_text: bool = False,
+) -> None:
     game = rec.game
     if game is None:
         raise UserError(M.NOT_STARTED_LOOK)
     names, colours = names_and_colours(rec)
     service = service_of(interaction)
     lang = lang_of(interaction)  # a look is private: the viewer's language
+    asker = pictures.Asker(interaction.guild_id, interaction.user.id)
+    look = {"priority": pictures.Priority.LOOK, "asker": asker}
     if what == "table":
         d = game.decision()
-        png = await service.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
+        png = await service.picture(
+            rec.id, render_table, game, names, colours, d.player if d else None, lang=lang, **look
+        )
         alt = describe(table_alt_text, game, names, lang=lang)
         if png is None:
             await interaction.followup.send(clip(translate(lang, M.TABLE_NOT_DRAWN, alt=alt), 2000), ephemeral=True)
@@ -50,7 +71,9 @@ async def send_look(
         )
         return
     if what in ("replay", "chart"):
-        files = await service.story_files(rec, game, replay=what == "replay", chart=what == "chart", lang=lang)
+        files = await service.story_files(
+            rec, game, replay=what == "replay", chart=what == "chart", lang=lang, asker=asker
+        )
         wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
         if not wanted:
             raise UserError(M.PICTURE_NOT_MADE)
@@ -73,7 +96,7 @@ async def send_look(
             head = translate_plural(lang, *M.KINGDOM_TITLE, abs(total), owners=owners)
             await interaction.followup.send(clip(f"{head}\n```\n{grid}\n```", 2000), ephemeral=True)
             return
-        png = await service.picture(rec.id, render_kingdom, game, index, names, colours, lang=lang)
+        png = await service.picture(rec.id, render_kingdom, game, index, names, colours, lang=lang, **look)
         alt = describe(kingdom_alt_text, game, index, names, lang=lang)
         files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
         await interaction.followup.send(
@@ -86,7 +109,7 @@ async def send_look(
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
         return
     if what == "remaining":
-        png = await service.picture(rec.id, render_remaining, game, lang=lang)
+        png = await service.picture(rec.id, render_remaining, game, lang=lang, **look)
         unseen = len(game.unseen_dominoes())
         total = unseen + len(game.revealed)
         text = translate_plural(lang, *(M.UNSEEN_OF_OVER if game.is_over else M.UNSEEN_OF), unseen, total=total)

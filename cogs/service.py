@@ -44,7 +44,7 @@ from i18n import messages as M
 from render import clean_name, render_score_sheet, render_table
 from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
-from render.replay import render_replay
+from render.replay import FILE_NAME as REPLAY_FILE_NAME
 
 from . import pictures
 from .common import (
@@ -811,24 +811,40 @@ class GameService:
         return False
 
     async def story_files(
-        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
+        self,
+        rec: GameRecord,
+        game: Game,
+        *,
+        replay: bool = True,
+        chart: bool = True,
+        lang: str | None = None,
+        asker: pictures.Asker | None = None,
     ) -> list[discord.File]:
         """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
         private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
-        a game never waits on them."""
+        a game never waits on them. A look passes its `asker`: it waits behind the game's own pictures and may be
+        refused with `pictures.PicturesBusy`. A finished game's are drawn once and kept (cogs/pictures.py)."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
         lang = lang or game_language(rec)
+        shown = (config, game.seed, log_data, names, colours, lang)
+        options = {
+            "on_disk": game.is_over,
+            "priority": pictures.Priority.HEAVY if asker else pictures.Priority.STORY,
+            "asker": asker,
+            "lang": lang,
+        }
         files = []
         if replay:
-            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours, lang=lang)
-            if made is not None:
-                gif, filename = made
+            key = pictures.picture_key(rec.id, "replay", *shown)
+            gif = await pictures.kept(key, pictures.replay_gif, config, game.seed, log_data, names, colours, **options)
+            if gif is not None:
                 alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+                files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILE_NAME, description=alt or None))
         if chart:
-            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours, lang=lang)
+            key = pictures.picture_key(rec.id, "chart", *shown)
+            png = await pictures.kept(key, render_score_chart, config, game.seed, log_data, names, colours, **options)
             if png is not None:
                 alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
