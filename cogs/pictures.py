@@ -312,10 +312,17 @@ class PicturePool:
     any picklable result) or None when it cannot be drawn; `priority=` and `asker=` say what it is for and who
     asked (see the module's docstring)."""
 
-    def __init__(self, workers: int = 0, *, cache_dir: Path | None = None, heavy_workers: int = HEAVY_WORKERS) -> None:
+    def __init__(
+        self,
+        workers: int = 0,
+        *,
+        cache_dir: Path | None = None,
+        heavy_workers: int = HEAVY_WORKERS,
+        thread_slots: int = THREAD_SLOTS,
+    ) -> None:
         self.workers = workers
         heavy = heavy_workers if workers else 0
-        self.light = _Lane("light", workers, WORKER_NICENESS, workers or THREAD_SLOTS, Priority.TABLE)
+        self.light = _Lane("light", workers, WORKER_NICENESS, workers or thread_slots, Priority.TABLE)
         self.heavy = _Lane("heavy", heavy, HEAVY_NICENESS, heavy or 1, Priority.STORY)
         self.cache = PictureCache(cache_dir)
         self._failed: set[str] = set()
