@@ -337,12 +337,12 @@ async def build_bot(stack: contextlib.AsyncExitStack):
 
         computer_action, budget = service.computer_action, service.hard_budget
 
-        async def counted_computer_action(game, level, *, key=None):
+        async def counted_computer_action(game, level, *, key=None, member=None):
             index = next((people[p] for p in game.config.players if p in people), None)
             service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
             thinking["all"] += 1
             thinking["hard"] += level == "hard"
-            choosing = computer_action(game, level, key=key)
+            choosing = computer_action(game, level, key=key, member=member)
             del game  # as the service does: nothing keeps the game while the move waits for the pool
             try:
                 return await choosing

@@ -581,7 +581,10 @@ class GameService:
                 # the game read again at the same version, so a game waiting for a computer player costs the garbage
                 # collector only the state the pool holds (benchmarks/bench_load.py).
                 channel_id, version, player = rec.channel_id, rec.version, d.player
-                thinking = self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                # Fair between servers, and between members within one: the host's share pays for the thinking.
+                thinking = self.computer_action(
+                    game, seat.cpu_level or "easy", key=rec.guild_id, member=rec.host_user_id
+                )
                 del rec, game, d, seat
                 fresh = events = None  # nor the record of the last move
                 try:
@@ -611,7 +614,7 @@ class GameService:
         except Exception:
             log.exception("Game %s: the computer players could not finish their turns; the timer tries again", game_id)
 
-    async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
+    async def computer_action(self, game: Game, level: str, *, key: object = None, member: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""
         options = {"time_budget": self.hard_budget} if level == "hard" else {}
         seed = game.seed + len(game.log)
@@ -620,7 +623,7 @@ class GameService:
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
             # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool
             # keeps the state pickled; see _computer_chain).
-            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, **options)
+            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, member=member, **options)
             del game
             return action_from_dict(await choosing)
         agent = make_agent(level, seed=seed, **options)
