@@ -5,7 +5,9 @@ module that builds one, so both can import it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+from collections.abc import Iterator
 
 import discord
 
@@ -20,6 +22,29 @@ from . import pictures
 from .common import UserError, breakdown_text, clip, event_words, lang_of, safe, service_of
 from .service import describe, names_and_colours
 
+# What each look costs: replays and charts are heavy pictures; the other pictures, and the history (the game played
+# again), are light ones; the scores are words. Each is limited per member and per server (cogs/pictures.py).
+LOOK_PRIORITIES = {
+    "replay": pictures.Priority.HEAVY,
+    "chart": pictures.Priority.HEAVY,
+    "table": pictures.Priority.LOOK,
+    "kingdom": pictures.Priority.LOOK,
+    "remaining": pictures.Priority.LOOK,
+    "history": pictures.Priority.LOOK,
+}
+
+
+@contextlib.contextmanager
+def look_place(interaction: discord.Interaction, what: str) -> Iterator[None]:
+    """Hold the asker's place for this look (take it before reading the game, so that a refusal costs nothing); a
+    UserError "busy, try again in a minute" when the member, the server or the bot has too many looks at work."""
+    asker = pictures.Asker(interaction.guild_id, interaction.user.id)
+    try:
+        with pictures.admitted(LOOK_PRIORITIES.get(what), asker):
+            yield
+    except pictures.PicturesBusy:
+        raise UserError(M.PICTURES_BUSY) from None
+
 
 async def send_look(
     interaction: discord.Interaction,
@@ -32,10 +57,8 @@ async def send_look(
 ) -> None:
     """Answer a look privately (the interaction is already deferred). Its pictures wait behind the games' own and
     are limited per member and per server: over the limit, the look answers that the bot is busy."""
-    try:
+    with look_place(interaction, what):
         await _send_look(interaction, rec, what, viewer=viewer, player=player, as_text=as_text)
-    except pictures.PicturesBusy:
-        raise UserError(M.PICTURES_BUSY) from None
 
 
 async def _send_look(

@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -106,6 +107,11 @@ class Asker:
 
 class PicturesBusy(Exception):
     """Too many looks are being drawn for this member, this server or in all; nothing was queued."""
+
+
+# The tickets the running task already holds (a look takes its ticket before it reads the game, so that a refusal
+# costs nothing; its pictures then do not count twice).
+_holding: contextvars.ContextVar[frozenset] = contextvars.ContextVar("pictures_holding", default=frozenset())
 
 
 def _start_worker(niceness: int = WORKER_NICENESS) -> None:
@@ -381,9 +387,18 @@ class PicturePool:
         return data
 
     @contextlib.contextmanager
-    def _ticket(self, priority: Priority, asker: Asker | None) -> Iterator[None]:
-        limits = LIMITS.get(priority)
-        if limits is None or asker is None:
+    def admitted(self, priority: Priority | None, asker: Asker | None) -> Iterator[None]:
+        """Hold a place of `asker` among the pictures of `priority` for the duration (none is needed for a table,
+        or without an asker); raise `PicturesBusy` at once when there is none. Pictures drawn meanwhile for the same
+        asker and priority use this place."""
+        with self._ticket(priority, asker):
+            yield
+
+    @contextlib.contextmanager
+    def _ticket(self, priority: Priority | None, asker: Asker | None) -> Iterator[None]:
+        limits = LIMITS.get(priority) if priority is not None else None
+        held = _holding.get()
+        if limits is None or asker is None or (priority, asker) in held:
             yield
             return
         keys = ((priority, "member", asker), (priority, "server", asker.server), (priority, "total"))
@@ -393,9 +408,11 @@ class PicturePool:
                 raise PicturesBusy(f"{self._tickets[key]} pictures of this kind are being drawn ({key[1]})")
         for key in keys:
             self._tickets[key] += 1
+        token = _holding.set(held | {(priority, asker)})
         try:
             yield
         finally:
+            _holding.reset(token)
             for key in keys:
                 self._tickets[key] -= 1
                 if not self._tickets[key]:
@@ -519,6 +536,11 @@ async def draw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 async def kept(key: str, fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
     """`PicturePool.kept` of the bot's pool."""
     return await _pool.kept(key, fn, *args, **kwargs)
+
+
+def admitted(priority: Priority | None, asker: Asker | None) -> contextlib.AbstractContextManager[None]:
+    """`PicturePool.admitted` of the bot's pool."""
+    return _pool.admitted(priority, asker)
 
 
 def close() -> None:
