@@ -168,12 +168,13 @@ def flood_outcomes(replies: list) -> dict:
 
     out = {"looks": len(replies), "picture": 0, "busy": 0, "other": 0, "unanswered": 0}
     for reply in replies:
-        followups = [] if isinstance(reply, BaseException) else reply.interaction.followups
-        if not followups:
+        # the answer: the reply itself ("busy" comes at once), or what replaced "thinking…" (the picture)
+        answer = None if isinstance(reply, BaseException) else reply.interaction.original
+        if answer is None or answer.loading:
             out["unanswered"] += 1
-        elif followups[0].attachments:
+        elif answer.attachments:
             out["picture"] += 1
-        elif M.PICTURES_BUSY in followups[0].content:
+        elif M.PICTURES_BUSY in answer.content:
             out["busy"] += 1
         else:
             out["other"] += 1
