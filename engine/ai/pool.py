@@ -367,6 +367,11 @@ class AIPool:
         """Decisions waiting for a worker."""
         return self._queued
 
+    def queued_for(self, key: Hashable, member: Hashable = None) -> int:
+        """Decisions of `member` of `key` waiting for a worker."""
+        waiting = self._waiting.get(key)
+        return waiting.waiting_of(member) if waiting is not None else 0
+
     @property
     def running(self) -> int:
         """Decisions being computed (a cancelled one counts until its worker is done with it)."""
