@@ -216,16 +216,19 @@ class _Lane:
             del self.waiting[member]
         return job
 
-    def remove(self, job: _Job) -> None:
+    def remove(self, job: _Job) -> bool:
+        """Take a waiting job out of the queue; False if it is not waiting (drawing, or done)."""
         if job in self.first:
             self.first.remove(job)
-            return
+            return True
         jobs = self.waiting.get(job.member)
-        if jobs is not None and job in jobs:
-            jobs.remove(job)
-            if not jobs:
-                del self.waiting[job.member]
-                self.turns.remove(job.member)
+        if jobs is None or job not in jobs:
+            return False
+        jobs.remove(job)
+        if not jobs:
+            del self.waiting[job.member]
+            self.turns.remove(job.member)
+        return True
 
     @property
     def queued(self) -> int:
@@ -333,6 +336,7 @@ class PicturePool:
         self.cache = PictureCache(cache_dir)
         self._failed: set[str] = set()
         self._inflight: dict[str, asyncio.Future] = {}
+        self._inflight_jobs: dict[str, _Job] = {}  # the queued job of each drawing in `_inflight`
         self._tickets: Counter[tuple] = Counter()
         self.stats = {"drawn": 0, "failed": 0, "restarts": 0, "in_threads": 0}
         self.counts: Counter[str] = Counter()  # "busy", "kept" (answered from the cache), "<priority>" started
@@ -376,10 +380,23 @@ class PicturePool:
                 drawing = asyncio.ensure_future(self._draw_and_keep(key, fn, args, kwargs, priority, asker, on_disk))
                 self._inflight[key] = drawing
                 drawing.add_done_callback(lambda done: self._inflight.pop(key, None))
+            else:
+                self._hasten(key, priority)
             return await asyncio.shield(drawing)
 
+    def _hasten(self, key: str, priority: Priority) -> None:
+        """A game's own picture joining a look's drawing of the same picture: the drawing waits no longer than the
+        game's would have."""
+        job = self._inflight_jobs.get(key)
+        if job is not None and priority < job.priority:
+            lane = self._lane(job.priority)
+            if lane.remove(job):
+                job.priority, job.member = priority, None
+                lane.put(job)
+                self._dispatch(lane)
+
     async def _draw_and_keep(self, key, fn, args, kwargs, priority, asker, on_disk: bool) -> bytes | None:
-        data = await self._queued(fn, args, kwargs, priority, asker)
+        data = await self._queued(fn, args, kwargs, priority, asker, key=key)
         if data is not None:
             self.cache.remember(key, data)
             if on_disk:
@@ -422,10 +439,14 @@ class PicturePool:
     def _lane(self, priority: Priority) -> _Lane:
         return self.heavy if priority in HEAVY_PRIORITIES else self.light
 
-    async def _queued(self, fn, args, kwargs, priority: Priority, asker: Asker | None) -> Any:
+    async def _queued(
+        self, fn, args, kwargs, priority: Priority, asker: Asker | None, *, key: str | None = None
+    ) -> Any:
         lane = self._lane(priority)
         job = _Job(fn, args, kwargs, priority, asker, asyncio.get_running_loop().create_future())
         lane.put(job)
+        if key is not None:
+            self._inflight_jobs[key] = job
         self._dispatch(lane)
         try:
             return await asyncio.wait_for(asyncio.shield(job.future), PICTURE_TIMEOUT_SECONDS)
@@ -437,6 +458,9 @@ class PicturePool:
         except asyncio.CancelledError:
             lane.remove(job)  # still waiting: dropped; drawing: its picture is thrown away
             raise
+        finally:
+            if key is not None and self._inflight_jobs.get(key) is job:
+                del self._inflight_jobs[key]
 
     def _dispatch(self, lane: _Lane) -> None:
         while lane.running < lane.slots:

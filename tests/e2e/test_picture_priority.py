@@ -157,6 +157,30 @@ async def test_a_kept_picture_is_drawn_once_even_across_a_restart_and_its_key_fo
     assert len(list(tmp_path.glob("*.pic"))) == 2
 
 
+async def test_a_games_own_replay_joining_a_looks_drawing_of_it_is_not_kept_behind_other_looks(monkeypatch):
+    gate = Gate("hold")
+    monkeypatch.setattr(pictures, "safe_render", gate.wrap(pictures.safe_render))
+    pool = PicturePool(0)
+    held = asyncio.create_task(pool.draw(named("hold_heavy"), priority=Priority.HEAVY, asker=Asker(1, 1)))
+    while gate.waiting < 1:
+        await asyncio.sleep(0.001)
+    looks = [
+        asyncio.create_task(
+            pool.kept(f"k{n}", named(f"look{n}"), on_disk=False, priority=Priority.HEAVY, asker=Asker(1, n))
+        )
+        for n in (2, 3, 4)
+    ]
+    await asyncio.sleep(0)
+    # the game ends: its table wants the very replay member 4 asked for, queued behind members 2 and 3
+    story = asyncio.create_task(pool.kept("k4", named("look4"), on_disk=False, priority=Priority.STORY))
+    await asyncio.sleep(0)
+    gate.open.set()
+    assert await story == b"look4"
+    await asyncio.gather(held, *looks)
+    assert _names(pool) == ["hold_heavy", "look4", "look2", "look3"]
+    assert not pool._inflight_jobs and not pool._inflight
+
+
 def test_the_disk_keeps_at_most_its_limit_the_least_recently_used_going_first(tmp_path: Path):
     for n in range(5):
         pictures._write_bounded(tmp_path / f"{n}.pic", bytes(400), limit=1000)
