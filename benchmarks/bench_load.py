@@ -178,6 +178,9 @@ def flood_outcomes(replies: list) -> dict:
             out["busy"] += 1
         else:
             out["other"] += 1
+            examples = out.setdefault("other_examples", [])
+            if len(examples) < 3:
+                examples.append(answer.content[:120])
     return out
 
 
