@@ -275,3 +275,21 @@ async def test_one_members_replay_flood_does_not_hold_a_move_in_another_server(f
     after = await (await fake.slash(fake.dave, "kingdomino", "look", "replay")).wait_message(timeout=10)
     assert after.attachments[0].data == gifs[0].attachments[0].data
     assert gate.seen["replay_gif"] == 1 and pictures.current().counts["kept"] == 1
+
+
+async def test_the_replay_and_chart_of_the_final_table_are_the_ones_a_look_shows_without_drawing_again(
+    fake, bot, monkeypatch
+):
+    gid = await finished_royal_wedding(bot, fake, fake.alice, seed=5)
+    counter = Gate("nothing is held")
+    monkeypatch.setattr(pictures, "safe_render", counter.wrap(pictures.safe_render))
+    rec = await bot.service.get(gid)
+    posted = await bot.service.story_files(rec, rec.game)  # as the final table posts them
+    assert [f.filename for f in posted] == ["replay.gif", "chart.png"]
+    drawn = sum(counter.seen.values())
+    assert drawn == 2
+    for what, posted_file in zip(("replay", "chart"), posted, strict=True):
+        look = await (await fake.slash(fake.dave, "kingdomino", "look", what)).wait_message(timeout=10)
+        posted_file.fp.seek(0)
+        assert look.attachments[0].data == posted_file.fp.read()
+    assert sum(counter.seen.values()) == drawn
