@@ -554,6 +554,14 @@ async def run_scenario(cfg: dict) -> dict:
         "KD_SEEDS": str(cfg["seed"]),
         "LOG_LEVEL": "WARNING",
     }
+    if flood_channels:  # the finished games are saved before the bot starts (its writes would hold the file)
+        setup_store = await open_store(folder / "load.sqlite3", cfg.get("database_url"))
+        try:
+            for k, channel in enumerate(flood_channels):
+                seed = cfg["seed"] * 100 + k
+                await finished_royal_wedding(setup_store, channel.id, fake.guild.id, flooder.id, seed=seed)
+        finally:
+            await setup_store.close()
     bot = BotProcess(
         fake, "benchmarks.bench_load:build_bot", env=env, sync_commands=True, ready_timeout=60.0, name="bench bot"
     )
@@ -573,8 +581,6 @@ async def run_scenario(cfg: dict) -> dict:
         raise TimeoutError("the bot process wrote no snapshot within 30 s")
 
     stop = asyncio.Event()
-    for k, channel in enumerate(flood_channels):
-        await finished_royal_wedding(store, channel.id, fake.guild.id, flooder.id, seed=cfg["seed"] * 100 + k)
     flood_replies: list = []
 
     async def flood_looks() -> None:
