@@ -17,7 +17,7 @@ from render import clean_name
 
 from .checks import GAMES, checked, in_server
 from .common import GAME_NAMES, UserError, clip, game_name, lang_of, safe
-from .looks import send_look
+from .looks import look_place, send_look
 from .views import guarded, service_of
 
 RULES = {
@@ -47,9 +47,10 @@ class LookCog(commands.Cog):
         self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
     ) -> None:
         async def work():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
+            with look_place(interaction, what):  # a refusal answers at once, before the game is read
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
+                await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
         await guarded(interaction, work())
 

@@ -45,7 +45,7 @@ from i18n import messages as M
 from render import clean_name, render_score_sheet, render_table_pictures
 from render.alt import chart_alt_text, kingdoms_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
-from render.replay import render_replay
+from render.replay import FILE_NAME as REPLAY_FILE_NAME
 
 from . import pictures
 from .common import (
@@ -653,7 +653,10 @@ class GameService:
                 # the game read again at the same version, so a game waiting for a computer player costs the garbage
                 # collector only the state the pool holds (benchmarks/bench_load.py).
                 channel_id, version, player = rec.channel_id, rec.version, d.player
-                thinking = self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                # Fair between servers, and between members within one: the host's share pays for the thinking.
+                thinking = self.computer_action(
+                    game, seat.cpu_level or "easy", key=rec.guild_id, member=rec.host_user_id
+                )
                 del rec, game, d, seat
                 fresh = events = None  # nor the record of the last move
                 try:
@@ -718,7 +721,7 @@ class GameService:
         wait.set()
         return True
 
-    async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
+    async def computer_action(self, game: Game, level: str, *, key: object = None, member: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""
         options = {"time_budget": self.hard_budget} if level == "hard" else {}
         seed = game.seed + len(game.log)
@@ -727,7 +730,7 @@ class GameService:
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
             # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool
             # keeps the state pickled; see _computer_chain).
-            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, **options)
+            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, member=member, **options)
             del game
             return action_from_dict(await choosing)
         agent = make_agent(level, seed=seed, **options)
@@ -925,24 +928,40 @@ class GameService:
         return False
 
     async def story_files(
-        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
+        self,
+        rec: GameRecord,
+        game: Game,
+        *,
+        replay: bool = True,
+        chart: bool = True,
+        lang: str | None = None,
+        asker: pictures.Asker | None = None,
     ) -> list[discord.File]:
         """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
         private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
-        a game never waits on them."""
+        a game never waits on them. A look passes its `asker`: it waits behind the game's own pictures and may be
+        refused with `pictures.PicturesBusy`. A finished game's are drawn once and kept (cogs/pictures.py)."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
         lang = lang or game_language(rec)
+        shown = (config, game.seed, log_data, names, colours, lang)
+        options = {
+            "on_disk": game.is_over,
+            "priority": pictures.Priority.HEAVY if asker else pictures.Priority.STORY,
+            "asker": asker,
+            "lang": lang,
+        }
         files = []
         if replay:
-            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours, lang=lang)
-            if made is not None:
-                gif, filename = made
+            key = pictures.picture_key(rec.id, "replay", *shown)
+            gif = await pictures.kept(key, pictures.replay_gif, config, game.seed, log_data, names, colours, **options)
+            if gif is not None:
                 alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+                files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILE_NAME, description=alt or None))
         if chart:
-            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours, lang=lang)
+            key = pictures.picture_key(rec.id, "chart", *shown)
+            png = await pictures.kept(key, render_score_chart, config, game.seed, log_data, names, colours, **options)
             if png is not None:
                 alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))

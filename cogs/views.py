@@ -34,7 +34,7 @@ from .common import (
     square_words,
     their_turn,
 )
-from .looks import send_look
+from .looks import look_place, send_look
 from .mine import elsewhere
 from .service import (
     STALE,
@@ -814,9 +814,10 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).get(self.gid)
-            await send_look(interaction, rec, self.what, viewer=interaction.user.id)
+            with look_place(interaction, self.what):  # a refusal answers at once, before the game is read
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                rec = await service_of(interaction).get(self.gid)
+                await send_look(interaction, rec, self.what, viewer=interaction.user.id)
 
         await guarded(interaction, work())
 

@@ -333,6 +333,8 @@ TABLE_NOT_DRAWN = N_("The table could not be drawn just now. {alt}")
 PICTURE_NOT_MADE = N_("That picture could not be made just now; it has been logged. Try again later.")
 REPLAY_CAPTION = N_("The game so far, turn by turn.")
 CHART_CAPTION = N_("Every kingdom's score, round by round.")
+# branch pictures (issue #26): a look refused while too many pictures are being drawn for this member or server
+PICTURES_BUSY = N_("I am drawing too many pictures just now; try again in a minute.")
 LEADERBOARD_TITLE = N_("**{game} leaderboard** (OpenSkill rating, μ − 3σ; recomputed from every result)")
 LEADERBOARD_LINE = NP_(
     "{rank}. {player} — {rating} ({n} game, {wins} won)", "{rank}. {player} — {rating} ({n} games, {wins} won)"

@@ -41,6 +41,9 @@ async def test_a_royal_wedding_table_is_two_pictures_a_phone_reads_without_zoomi
     assert (
         described["kingdoms.png"].startswith("The kingdoms of Royal Wedding") and " coins" in described["kingdoms.png"]
     )
+    # `/look table` shows the same two pictures, privately.
+    look = await (await fake.slash(fake.bob, CH, "look", "table")).wait_message(timeout=60)
+    assert look.ephemeral and list(_pictures(look)) == ["table.png", "kingdoms.png"]
 
 
 async def test_a_queendomino_table_of_two_stays_one_picture(fake, bot):
