@@ -777,11 +777,10 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
     outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
     warning = outcome.warning_in(lang)
-    rec = await service.get(gid)
-    game = rec.game
-    d = game.decision() if game is not None and not game.is_over else None
+    rec, game = outcome.record, outcome.game  # right after the placement: if anything acts before the second
+    d = game.decision() if not game.is_over else None  # move is saved, that move is refused as out of date
     wanted = ("claim", *OPTIONAL_STEPS) if isinstance(then, Claim) else OPTIONAL_STEPS
-    if warning is None and d is not None and d.player == player and d.kind in wanted and turn_key(game) == key:  # type: ignore[arg-type]
+    if warning is None and d is not None and d.player == player and d.kind in wanted and turn_key(game) == key:
         try:
             second = await service.play(
                 gid, interaction.user.id, then, expected_version=rec.version, through_optional=True

@@ -22,7 +22,6 @@ DOMINOES_UNSEEN = NP_("{n} domino not seen yet.", "{n} dominoes not seen yet.")
 # -- names and small words (cogs/common.py) ------------------------------------------------------------------------
 PLAYER = N_("Player")  # the name of a player with no usable name
 COMPUTER_NAME = N_("**{name}** (computer)")
-COMPUTER_SEAT = N_("{name} (computer, {level})")
 BOT_NAME = N_("Bot {number} ({level})")
 LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 PERMISSIONS = {
@@ -233,10 +232,10 @@ CONFIRM_END = N_("Confirm and end my turn")
 CONFIRM_THEN_STEPS = N_("Confirm, then tax, build or dragon")
 PREVIEW_TAKE = N_("Tap the domino you want next: that confirms this placement too.")
 PREVIEW_TAKE_OR_STEPS = N_(
-    "Tap the domino you want next: that confirms this placement and skips tax, building and the dragon. To use "
+    "Tap the domino you want next: that confirms this placement and skips tax, buildings and the dragon. To use "
     "them, confirm first."
 )
-PREVIEW_END_OR_STEPS = N_("Confirm and end your turn, or confirm first to use tax, building or the dragon.")
+PREVIEW_END_OR_STEPS = N_("Confirm and end your turn, or confirm first to use tax, buildings or the dragon.")
 PLACED_NOT_TAKEN = N_("Your domino is placed, but the next one could not be taken: {reason}")
 TAKE_DOMINO = N_("Take {domino}")
 STEPS_THEN_TAKE = N_("Done with them, or skipping them? Tap the domino you want next.")

@@ -15,8 +15,17 @@ import statistics
 import pytest
 
 from cogs.service import turn_key
-from tests.e2e.play import TURN, active_record, choose_spot, latest_table, open_lobby, preview_choice, start_game
-from tests.e2e.play import click_panel, optional_step
+from tests.e2e.play import (
+    TURN,
+    active_record,
+    choose_spot,
+    click_panel,
+    latest_table,
+    open_lobby,
+    optional_step,
+    preview_choice,
+    start_game,
+)
 
 pytestmark = pytest.mark.e2e
 CH = "kingdomino"
