@@ -275,8 +275,12 @@ async def preview_panel(rec: GameRecord, player: str, action: Place, *, lang: st
     lines = [translate(lang, M.PREVIEW, gain=gain_words, **words)]
     if ask is not None:
         lines.append(translate(lang, ask))
+    alt = translate(lang, M.PREVIEW_ALT, gain=gain_words, **words)
+    if after.claims:  # the picture shows them under the preview
+        free = ", ".join(game_domino_words(game, a.domino, lang) for a in after.claims)
+        alt += " " + translate(lang, M.FREE_NEXT_LINE_ALT, free=free)
     return Panel(
-        alt=translate(lang, M.PREVIEW_ALT, gain=gain_words, **words),
+        alt=alt,
         content="\n".join(lines),
         png=png,
         items=[i for i in items if i is not None],

@@ -168,10 +168,6 @@ DIRECTION_LABEL = N_("{arrow} {direction} ({gain})")
 DIRECTIONS = {"up": N_("up"), "right": N_("right"), "down": N_("down"), "left": N_("left")}
 THEN_DIRECTIONS = N_("then {directions}")
 CELL_PLACEHOLDER = N_("Cell for {square} ({first} to {last})")
-PICK_CELL = N_(
-    "Pick the cell of the first square ({square}); the marked cells are legal. Then you choose the direction and "
-    "see a preview."
-)
 OPTIONAL_HEAD = NP_(
     "**Your turn** — you may now do these steps, in this order, or skip them. You have {n} coin.",
     "**Your turn** — you may now do these steps, in this order, or skip them. You have {n} coins.",
