@@ -61,9 +61,12 @@ def next_colour(seats) -> str:
 
 
 def seat_label(seat: Seat, lang: str = "en") -> str:
+    """A seat in the lobby: the person's mention, or a computer's name (`Bot 1 (medium)`, which says its level)
+    marked with a robot."""
     if seat.is_computer:
+        name = safe(seat.display_name)
         level = translate(lang, M.LEVELS[seat.cpu_level]) if seat.cpu_level in M.LEVELS else seat.cpu_level
-        return translate(lang, M.COMPUTER_SEAT, name=safe(seat.display_name), level=level)
+        return f"🤖 {name}" if level and level in name else f"🤖 {name} ({level})"
     return f"<@{seat.user_id}>"
 
 
@@ -89,9 +92,9 @@ def lobby_text(rec: GameRecord) -> str:
     ]
     if opts.get("teams"):
         lines.append(translate(lang, M.LOBBY_TEAMS))
-        for t in range(0, len(rec.seats), 2):
+        for t in range(0, len(rec.seats), 2):  # the seats, numbered as the host's swap list numbers them
             pair = rec.seats[t : t + 2]
-            members = " & ".join(seat_label(s, lang) for s in pair)
+            members = " & ".join(f"{t + n}. {seat_label(s, lang)}" for n, s in enumerate(pair, 1))
             if len(pair) != 2:
                 members += " & " + translate(lang, M.LOBBY_FREE_SEAT)
             lines.append(translate(lang, M.LOBBY_TEAM, number=t // 2 + 1, members=members))
@@ -104,8 +107,8 @@ def lobby_text(rec: GameRecord) -> str:
         lines.append(translate(lang, M.LOBBY_REMINDER, hours=f"{rec.reminder_hours:g}"))
     elif rec.deadline_hours:
         lines.append(translate(lang, M.LOBBY_DEADLINE, hours=f"{rec.deadline_hours:g}"))
-    for i, s in enumerate(rec.seats, 1):
-        lines.append(f"{i}. {seat_label(s, lang)}")
+    if not opts.get("teams"):  # in teams, the team lines list the seats
+        lines.extend(f"{i}. {seat_label(s, lang)}" for i, s in enumerate(rec.seats, 1))
     if rec.status == GameStatus.LOBBY:
         lines.append(translate(lang, M.LOBBY_OPEN))
     elif rec.status == GameStatus.CANCELLED:

@@ -470,6 +470,9 @@ class GameService:
             if len(claims) != 1:
                 break
             events = game.apply(claims[0], by=d.player)
+            for event in events:  # the table says it was the last free one, not a choice (common.event_words)
+                if event.kind == "claimed":
+                    event.data["forced"] = True
             rec = await self._save(rec, game, claims[0], d.player, None, events)
             rw = game.config.game == "royal-wedding"
 
@@ -827,7 +830,8 @@ class GameService:
                     what=decision_words(game, d, lang),
                 )
             )
-        lines.append(score_line(game, rec.seats, lang))
+        if not game.is_over:  # the final breakdown has the totals
+            lines.append(score_line(game, rec.seats, lang))
         economy = economy_line(game, rec.seats, lang)
         if economy:
             lines.append(economy)
