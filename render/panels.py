@@ -55,7 +55,7 @@ from .palette import (
     TEXT,
     mix,
 )
-from .words import EN, building_title, delta_words, direction_word, picture_lang
+from .words import EN, building_title, delta_words, direction_word, domino_label, picture_lang
 
 WIDTH = 780
 PAD = 16
@@ -144,7 +144,15 @@ def render_placement(
     rows_h = 34 * max(1, len(options))
     height = layout.grid_box[3] + 16 + rows_h + PAD
     im, draw = _canvas(height)
-    _head(im, draw, game, player, names, colours, translate(lang, "places domino {domino}", domino=domino_id))
+    _head(
+        im,
+        draw,
+        game,
+        player,
+        names,
+        colours,
+        translate(lang, "places domino {domino}", domino=domino_label(game.config.game, domino_id)),
+    )
 
     # The domino, then what the picture asks.
     y = HEAD + 6

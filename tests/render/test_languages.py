@@ -37,7 +37,7 @@ from render.alt import (
     table_alt_text,
 )
 from render.draw import _fitted, fit_size, player_names, text_width
-from render.words import terrain_name
+from render.words import domino_label, terrain_name
 
 from .helpers import MODES, NAMES, config, mode_id, names_for, state
 from .helpers import SAMPLE_GAMES as GAMES
@@ -126,7 +126,7 @@ def test_each_picture_draws_its_own_languages_sentences(lang):
     pics = _pictures("qd4", lang)
     want = {
         "offer": translate(lang, "chooses a domino"),
-        "placement": translate(lang, "places domino {domino}", domino=d.domino),
+        "placement": translate(lang, "places domino {domino}", domino=domino_label("queendomino", d.domino)),
         "tax": translate(lang, "may send knights to collect tax"),
         "dragon": translate(lang, "may bribe the dragon"),
         "remaining": translate(lang, M.PIC_STILL_TO_COME),
