@@ -40,6 +40,7 @@ from db.models import (
     GameStatus,
     GameSummary,
     GuildSettings,
+    PendingNotification,
     Seat,
     SeatResult,
     TurnTimer,
@@ -71,6 +72,7 @@ _DUE_AT = (
     "CASE WHEN next_reminder_at IS NULL THEN deadline_at "
     "WHEN deadline_at IS NULL OR next_reminder_at <= deadline_at THEN next_reminder_at ELSE deadline_at END"
 )
+NOTIFICATION_ATTEMPTS = 2  # a notification is claimed at most twice: once, and once more after a crash mid-send
 _DUE = "status = 'playing' AND (next_reminder_at <= ? OR deadline_at <= ?)"
 
 
@@ -523,7 +525,12 @@ class SqlGameStore:
                 "UPDATE games SET timer_owner = NULL, timer_claim_until = NULL WHERE timer_owner = ? RETURNING id",
                 (owner,),
             )
-            return len(tables) + len(timers)
+            notes = await tx.fetchall(
+                "release_owner_notifications",
+                "UPDATE notifications SET lease_until = 0 WHERE owner = ? AND sent_at IS NULL RETURNING game_id",
+                (owner,),
+            )
+            return len(tables) + len(timers) + len(notes)
 
     async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
         async with self._write() as tx:
@@ -572,18 +579,49 @@ class SqlGameStore:
                 await self._require_game(tx, game_id)
             return bool(released)
 
-    async def claim_notification(self, game_id: int, turn_key: int, user_id: int, kind: str) -> bool:
+    async def claim_notification(
+        self, game_id: int, turn_key: int, user_id: int, kind: str, *, owner: str = "", lease_seconds: float = 300.0
+    ) -> bool:
         if not kind:
             raise ValueError("a notification kind is a non-empty string such as 'turn' or 'reminder'")
+        if isinstance(lease_seconds, bool) or not isinstance(lease_seconds, int | float) or not lease_seconds > 0:
+            raise ValueError(f"lease_seconds must be a number of seconds above 0, not {lease_seconds!r}")
+        now = self._now_ms()
+        until = now + math.ceil(lease_seconds * 1000)
         async with self._write() as tx:
             await self._require_game(tx, game_id)
             rows = await tx.fetchall(
                 "claim_notification",
-                "INSERT INTO notifications (game_id, turn_key, kind, user_id, claimed_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id, turn_key, kind) DO NOTHING RETURNING game_id",
-                (game_id, turn_key, kind, user_id, self._now_ms()),
+                "INSERT INTO notifications (game_id, turn_key, kind, user_id, claimed_at, owner, lease_until, attempts) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (game_id, turn_key, kind) DO UPDATE SET "
+                "owner = excluded.owner, lease_until = excluded.lease_until, claimed_at = excluded.claimed_at, "
+                "attempts = notifications.attempts + 1 WHERE notifications.sent_at IS NULL "
+                f"AND notifications.lease_until <= ? AND notifications.attempts < {NOTIFICATION_ATTEMPTS} "
+                "RETURNING game_id",
+                (game_id, turn_key, kind, user_id, now, owner, until, now),
             )
             return bool(rows)
+
+    async def notification_sent(self, game_id: int, turn_key: int, kind: str) -> bool:
+        async with self._write() as tx:
+            rows = await tx.fetchall(
+                "notification_sent",
+                "UPDATE notifications SET sent_at = ?, lease_until = NULL "
+                "WHERE game_id = ? AND turn_key = ? AND kind = ? RETURNING game_id",
+                (self._now_ms(), game_id, turn_key, kind),
+            )
+            return bool(rows)
+
+    async def unsent_notifications(self, limit: int = 50) -> list[PendingNotification]:
+        async with self._read() as tx:
+            rows = await tx.fetchall(
+                "unsent_notifications",
+                "SELECT game_id, turn_key, kind, user_id FROM notifications WHERE sent_at IS NULL "
+                f"AND lease_until <= ? AND attempts < {NOTIFICATION_ATTEMPTS} "
+                "ORDER BY claimed_at, game_id, turn_key, kind LIMIT ?",
+                (self._now_ms(), limit),
+            )
+        return [PendingNotification(r["game_id"], r["turn_key"], r["kind"], r["user_id"]) for r in rows]
 
     # Members
 

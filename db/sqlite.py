@@ -55,6 +55,7 @@ _WRITES = (
     "finish_game",
     "join_game",
     "leave_game",
+    "notification_sent",
     "release_claim",
     "release_claims_of",
     "release_table_post",

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from db import GameNotFound, TurnTimer
+from db.models import PendingNotification
 
 from .conftest import fake_state, new_game, playing_game
 
@@ -166,6 +167,43 @@ async def test_racing_notifiers_send_once(open_store):
     game = await playing_game(stores[0])
     outcomes = await asyncio.gather(*(stores[n % 2].claim_notification(game.id, 1, 1, "dm") for n in range(10)))
     assert outcomes.count(True) == 1
+
+
+async def test_a_notification_claim_is_a_lease_taken_again_once(store, open_store, clock):
+    game = await playing_game(store)
+    other = await open_store()
+    assert await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", lease_seconds=60)
+    assert await store.unsent_notifications() == [], "the lease still holds"
+    clock.advance(seconds=59)
+    assert not await other.claim_notification(game.id, 3, 1, "turn", owner="bot-b", lease_seconds=60)
+    # bot-a died while sending: once its lease ran out, the repair pass sees it and may claim it again, once.
+    clock.advance(seconds=2)
+    assert await other.unsent_notifications() == [PendingNotification(game.id, 3, "turn", 1)]
+    assert await other.claim_notification(game.id, 3, 1, "turn", owner="bot-b", lease_seconds=60)
+    assert await store.unsent_notifications() == []
+    clock.advance(seconds=120)
+    assert await store.unsent_notifications() == [], "two claims in all: a second crash does not repeat it again"
+    assert not await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", lease_seconds=60)
+    # Marked sent: never again, whatever the time.
+    assert await store.claim_notification(game.id, 4, 1, "turn", owner="bot-a", lease_seconds=60)
+    assert await store.notification_sent(game.id, 4, "turn")
+    clock.advance(hours=1)
+    assert not await other.claim_notification(game.id, 4, 1, "turn", owner="bot-b", lease_seconds=60)
+    assert await store.unsent_notifications() == []
+    assert not await store.notification_sent(game.id, 5, "turn"), "never claimed"
+    with pytest.raises(ValueError, match="lease_seconds"):
+        await store.claim_notification(game.id, 6, 1, "turn", owner="bot-a", lease_seconds=0)
+
+
+async def test_a_restarted_process_drops_its_notification_leases(store):
+    game = await playing_game(store)
+    assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)
+    assert await store.claim_notification(game.id, 8, 1, "turn", owner="host:shards=0", lease_seconds=300)
+    assert await store.notification_sent(game.id, 8, "turn")
+    assert await store.claim_notification(game.id, 9, 1, "turn", owner="elsewhere", lease_seconds=300)
+    assert await store.release_claims_of("host:shards=0") == 1, "only its unsent claim"
+    assert await store.unsent_notifications() == [PendingNotification(game.id, 7, "turn", 1)]
+    assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)
 
 
 async def test_claim_due_takes_no_more_than_the_limit_when_games_are_equally_due(store, clock):
