@@ -16,7 +16,6 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import discord
 
@@ -66,6 +65,7 @@ from .common import (
     their_turn,
     tiebreak_words,
 )
+from .notifier import Notifier, TurnNotice, quiet_end, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -125,28 +125,6 @@ def game_language(rec: GameRecord) -> str:
     """The language of a game's public messages and pictures: chosen at `/game new` (kept in the lobby options
     and, once started, beside the engine's config), else English."""
     return first_supported((rec.config or {}).get("language"))
-
-
-def turn_key(game: Game) -> int:
-    """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
-    return game.deal * 1_000_000 + game.round * 1_000 + game.turn
-
-
-def quiet_end(settings, now: datetime) -> datetime | None:
-    """When the person's quiet hours end, if `now` is inside them (in their time zone); else None."""
-    if settings.quiet_start is None or settings.quiet_end is None:
-        return None
-    zone = ZoneInfo(settings.timezone or "UTC")
-    local = now.astimezone(zone)
-    minute = local.hour * 60 + local.minute
-    start, end = settings.quiet_start, settings.quiet_end
-    inside = start <= minute < end if start < end else (minute >= start or minute < end)
-    if not inside:
-        return None
-    until = local.replace(hour=end // 60, minute=end % 60, second=0, microsecond=0)
-    if until <= local:
-        until += timedelta(days=1)
-    return until.astimezone(UTC)
 
 
 def describe(fn, *args, **kwargs) -> str:
@@ -211,6 +189,7 @@ class GameService:
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self._corrupt_logged: set[int] = set()
+        self.notifier = Notifier(self)  # turn DMs, pings and reminders: decided here, sent outside every lock
         # How the service shows a game on Discord: given by the cogs (cogs.table.attach), so the service builds no
         # view itself and imports no cog module.
         self.table_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
@@ -548,6 +527,7 @@ class GameService:
         return task
 
     def stop_all(self) -> None:
+        self.notifier.stop()
         for game_id in list(self._chains):
             self.stop_computers(game_id)
 
@@ -560,6 +540,7 @@ class GameService:
         """Wait until no computer player is thinking or moving (for tests and shutdown)."""
         while self._chains:
             await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
+        await self.notifier.idle()
 
     async def _computer_chain(self, game_id: int) -> None:
         busy = 0.0
@@ -748,10 +729,12 @@ class GameService:
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
         to_act = rec.seat_of(d.player) if d else None
-        notify = "channel"
-        if to_act is not None and to_act.user_id is not None:
-            notify = (await self.store.get_user_settings(to_act.user_id)).notify
-        ping = to_act.user_id if to_act is not None and notify != "dm" else None
+        user_id = to_act.user_id if to_act is not None else None
+        key, now = turn_key(game), self.clock()
+        ping = None
+        if user_id is not None:
+            settings = await self.store.get_user_settings(user_id)
+            ping = user_id if self.notifier.table_ping(rec.id, key, user_id, settings, now) else None
         try:
             message = await channel.send(
                 content=content,
@@ -772,43 +755,12 @@ class GameService:
             ) from None
         await self._retire_table(rec)
         await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
-        if to_act is not None and to_act.user_id is not None and notify in ("dm", "both"):
-            rec = dataclasses.replace(rec, table_message_id=message.id, table_channel_id=rec.channel_id)
-            await self.notify_by_dm(rec, game, to_act.user_id, kind="turn", fallback=notify == "dm")
+        if ping is not None:
+            self.notifier.pinged(rec.id, key, ping, now)
+        self.notifier.turn_passed(rec.id, None if game.is_over else key)
+        if user_id is not None:  # told outside the lock, by the person's choice (DM, quiet hours...)
+            self.notifier.submit(TurnNotice(rec.id, key, user_id))
         return message
-
-    async def notify_by_dm(self, rec: GameRecord, game: Game, user_id: int, *, kind: str, fallback: bool) -> bool:
-        """Tell a person privately that it is their turn: a direct message with the link and the button, once per
-        turn (and kind: the turn, each reminder). When Discord refuses it (DMs closed), the channel mention
-        stands in, once, with a note. True when the DM went out."""
-        if not await self.store.claim_notification(rec.id, turn_key(game), user_id, kind):
-            return False
-        d = game.decision()
-        assert d is not None
-        link = self.table_link(rec)
-        where = f"<#{rec.channel_id}>"
-        lang = game_language(rec)  # no interaction here: the table's language
-        values = {"game": game_name(rec.kind, lang), "where": where, "what": decision_words(game, d, lang)}
-        text = translate(lang, M.DM_TURN_LINK, link=link, **values) if link else translate(lang, M.DM_TURN, **values)
-        try:
-            data = await self.bot.http.start_private_message(user_id)
-            await self.bot.get_partial_messageable(int(data["id"])).send(
-                text, view=self.turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
-            )
-            return True
-        except discord.HTTPException as error:
-            log.info("Game %s: no DM to user %s (%s); the channel mention stands in", rec.id, user_id, error)
-        if fallback:
-            channel = self.bot.get_partial_messageable(rec.channel_id)
-            try:
-                await channel.send(
-                    translate(lang, M.DM_REFUSED, player=f"<@{user_id}>", what=values["what"]),
-                    view=self.turn_view(rec, game),
-                    allowed_mentions=pings(user_id),
-                )
-            except discord.HTTPException:
-                log.warning("Game %s: the turn of user %s could not be told at all", rec.id, user_id)
-        return False
 
     async def story_files(
         self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
@@ -849,14 +801,17 @@ class GameService:
         Returns how many games were handled."""
         now = self.clock()
         handled = 0
+        telling = []
         for summary in await self.store.claim_due(now, self.owner, TIMER_LEASE_SECONDS):
             try:
-                await self._handle_due(summary.id, now)
+                if (task := await self._handle_due(summary.id, now)) is not None:
+                    telling.append(task)
                 handled += 1
             except Exception:
                 log.exception("Timer of game %s failed", summary.id)
             finally:
                 await self.store.release_claim(summary.id, self.owner)
+        await asyncio.gather(*telling, return_exceptions=True)  # the reminders, sent outside every lock
         return handled
 
     async def expire_lobbies(self) -> list[int]:
@@ -919,14 +874,16 @@ class GameService:
             try:
                 async with self.lock(rec.channel_id):
                     outcome = MoveOutcome(rec, game)
-                    note = "" if self._pending.get(rec.id) else translate(game_language(rec), M.TABLE_AGAIN)
+                    again = translate(game_language(rec), M.TABLE_AGAIN)  # said once, however many passes fail
+                    note = "" if self._pending.get(rec.id) or again in self._notes.get(rec.id, []) else again
                     await self._publish(outcome, note=note)
                     posted += outcome.table_posted
             except Exception:
                 log.warning("Game %s: its table could not be posted again yet", rec.id, exc_info=True)
+        await self.notifier.repair()  # notifications whose sender died while sending: once more
         return posted
 
-    async def _handle_due(self, game_id: int, now: datetime) -> None:
+    async def _handle_due(self, game_id: int, now: datetime) -> asyncio.Task | None:
         async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             game = rec.game
@@ -958,46 +915,24 @@ class GameService:
                     log.warning("Game %s: %s", rec.id, outcome.warning_in("en"))
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
-                settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
-                quiet_until = quiet_end(settings, now) if settings else None
-                if quiet_until is not None:  # their quiet hours: the reminder waits until they end
-                    await self.store.set_turn_timer(
-                        rec.id, TurnTimer(quiet_until, rec.deadline_at), expected_version=rec.version
-                    )
-                    return
-                if settings is not None and settings.notify in ("dm", "both"):
-                    due = rec.next_reminder_at.isoformat(timespec="seconds")  # one DM per scheduled reminder
-                    sent = await self.notify_by_dm(
-                        rec, game, seat.user_id, kind=f"reminder {due}", fallback=settings.notify == "dm"
-                    )
-                    if settings.notify == "dm" or not sent:
-                        await self._next_reminder(rec, now)
-                        return
+                return await self._remind(rec, game, seat, now)
+        return None
 
-                channel = self.bot.get_partial_messageable(rec.channel_id)
-                link = self.table_link(rec)
-                try:
-                    lang = game_language(rec)
-                    values = {
-                        "player": mention(rec.seats, d.player, lang),
-                        "game": game_name(rec.kind, lang),
-                        "what": decision_words(game, d, lang),
-                    }
-                    await channel.send(
-                        translate(lang, M.REMINDER_LINK, link=link, **values)
-                        if link
-                        else translate(lang, M.REMINDER, **values),
-                        view=self.turn_view(rec, game),
-                        allowed_mentions=pings(seat.user_id),
-                    )
-                except discord.NotFound as error:
-                    if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
-                        await self.abandon_channel(rec.channel_id)
-                        return
-                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
-                except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
-                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
-                await self._next_reminder(rec, now)
+    async def _remind(self, rec: GameRecord, game: Game, seat: Seat, now: datetime) -> asyncio.Task | None:
+        """A reminder is due: the timer moves on (to the end of the person's quiet hours, if they are in them), and
+        the notifier tells them, outside the lock."""
+        settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
+        quiet_until = quiet_end(settings, now) if settings else None
+        if quiet_until is not None:  # their quiet hours: the reminder waits until they end
+            await self.store.set_turn_timer(
+                rec.id, TurnTimer(quiet_until, rec.deadline_at), expected_version=rec.version
+            )
+            return None
+        await self._next_reminder(rec, now)
+        if seat.user_id is None:
+            return None
+        assert rec.next_reminder_at is not None
+        return self.notifier.submit(TurnNotice(rec.id, turn_key(game), seat.user_id, "reminder", rec.next_reminder_at))
 
     async def _next_reminder(self, rec: GameRecord, now: datetime) -> None:
         timer = TurnTimer(now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at)

@@ -66,6 +66,7 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
+        await _private_notes(interaction)
     except NoGameHere as error:
         text = error.text(lang_of(interaction))
         try:
@@ -94,6 +95,20 @@ async def guarded(interaction: discord.Interaction, work) -> None:
         log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
             await answer_error(interaction, translate(lang_of(interaction), SORRY))
+
+
+async def _private_notes(interaction: discord.Interaction) -> None:
+    """What the bot has to tell this person only (their direct messages are closed to it), once, after the answer to
+    their interaction: never in the channel."""
+    notifier = getattr(getattr(interaction.client, "service", None), "notifier", None)
+    if notifier is None or not interaction.response.is_done():
+        return
+    note = notifier.private_note(interaction.user.id, lang_of(interaction))
+    if note is not None:
+        try:
+            await interaction.followup.send(note, ephemeral=True)
+        except discord.HTTPException:
+            log.info("Interaction %s: the private note could not be sent", interaction.id)
 
 
 def walk_components(components) -> Iterator[discord.Component]:

@@ -270,9 +270,15 @@ REMINDER_LINK = N_("⏳ {player}, reminder: it's your turn in {game}: {what}. Th
 
 DM_TURN = N_("🎲 It's your turn in {game} ({where}): {what}.")
 DM_TURN_LINK = N_("🎲 It's your turn in {game} ({where}): {what}. The table: {link}")
-DM_REFUSED = N_(
-    "➡️ {player}, it's your turn: {what}. (I could not send you a direct message, so I ping you here; "
-    "`/settings notify` changes how you are told.)"
+# Branch notify: reminders that say so, the turn told in the channel when a DM cannot be sent, the private note
+# about closed DMs.
+DM_REMINDER = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}.")
+DM_REMINDER_LINK = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}. The table: {link}")
+TURN_PING = N_("➡️ {player}, it's your turn in {game}: {what}.")
+TURN_PING_LINK = N_("➡️ {player}, it's your turn in {game}: {what}. The table: {link}")
+DMS_CLOSED_PRIVATE = N_(
+    "📪 I could not send you a direct message about your turn: your direct messages are closed to me, so I "
+    "pinged you in the game's channel instead. `/settings notify` changes how you are told."
 )
 LIMIT_HOSTED = NP_(
     "You already host {n} open table in this server (the limit is {limit}): start or cancel one first "
