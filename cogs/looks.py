@@ -16,7 +16,7 @@ from i18n import translate, translate_plural
 from render import render_kingdom, render_remaining, render_table
 from render.alt import kingdom_alt_text, kingdom_text, table_alt_text
 
-from .common import UserError, breakdown_text, clip, event_words, lang_of, safe, service_of
+from .common import UserError, breakdown_text, clip, economy_line, event_words, lang_of, safe, service_of
 from .service import describe, names_and_colours
 
 
@@ -83,6 +83,8 @@ async def send_look(
     if what == "scores":
         title = translate(lang, M.FINAL_SCORES_TITLE if game.is_over else M.SCORES_SO_FAR_TITLE)
         text = title + "\n" + breakdown_text(game, rec.seats, lang)
+        if economy := economy_line(game, rec.seats, lang):  # coins, knights, towers: here, not in every table post
+            text += "\n" + economy
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
         return
     if what == "remaining":

@@ -52,7 +52,6 @@ from .common import (
     clip,
     decision_words,
     domino_words,
-    economy_line,
     event_lines,
     game_name,
     kingdom_name,
@@ -125,6 +124,31 @@ def game_language(rec: GameRecord) -> str:
     """The language of a game's public messages and pictures: chosen at `/game new` (kept in the lobby options
     and, once started, beside the engine's config), else English."""
     return first_supported((rec.config or {}).get("language"))
+
+
+def fit_table(
+    head: list[str], notes: list[str], events: list[str], tail: list[str], *, lines: int = 8, chars: int = 2000
+) -> str:
+    """The table's text within `lines` lines and `chars` characters: `head` and `tail` (the title; the turn line or
+    the result, and the scores) whole; then the notes, then the newest events, as many as fit (a line that does not
+    fit whole is clipped only if it is the first of its kind)."""
+    room_lines = max(0, lines - len(head) - len(tail))
+    room = chars - sum(len(line) + 1 for line in head + tail)
+    kept_notes: list[str] = []
+    for line in notes[:room_lines]:
+        if room <= 1:
+            break
+        kept_notes.append(clip(line, room - 1))
+        room -= len(kept_notes[-1]) + 1
+    room_lines -= len(kept_notes)
+    kept_events: list[str] = []
+    for line in reversed(events):  # the newest first
+        if room_lines <= 0 or room <= len(line) + 1:
+            break
+        kept_events.insert(0, line)
+        room, room_lines = room - len(line) - 1, room_lines - 1
+    text = "\n".join([*head, *kept_notes, *kept_events, *tail])
+    return text if len(text) <= chars else clip(text, chars)  # only a result too long for Discord by itself
 
 
 def describe(fn, *args, **kwargs) -> str:
@@ -356,7 +380,7 @@ class GameService:
                 )
                 return outcome
             name = seat_name(rec.seats, player)
-            await self._publish(outcome, note=translate(game_language(rec), M.UNDO_PUBLIC, name=name))
+            await self._publish_or_warn(outcome, note=translate(game_language(rec), M.UNDO_PUBLIC, name=name))
             return outcome
 
     @staticmethod
@@ -474,6 +498,20 @@ class GameService:
         self._pending.pop(rec.id, None)
         self._notes.pop(rec.id, None)
         outcome.table_posted = True
+
+    async def _publish_or_warn(self, outcome: MoveOutcome, *, note: str = "") -> None:
+        """`_publish`, for a change that is saved whatever happens here (an undo): a failure becomes the outcome's
+        warning (the repair pass posts the table later), never the answer instead of "done"."""
+        try:
+            await self._publish(outcome, note=note)
+        except Exception as error:
+            log.warning("Game %s: saved, but its table could not be posted: %s", outcome.record.id, error)
+
+            def warning(lang: str, error=error) -> str:
+                reason = error.text(lang) if isinstance(error, UserError) else translate(lang, M.TABLE_NOT_UPDATED)
+                return f"⚠️ {reason}"
+
+            outcome.warning = warning
 
     async def _save(
         self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, events: list[Event]
@@ -654,56 +692,43 @@ class GameService:
         return translate(lang, M.GAME_BEGINS, setup=setup)
 
     def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
+        """The table's words: the title, the notes (each once), what happened, then whose turn it is (or the result)
+        and the scores. At most MAX_TABLE_LINES lines and 2,000 characters for a turn: the turn line, its mention and
+        the scores are never cut; the oldest events go first, then the notes. The economy (coins, knights, towers)
+        is in the picture and `/look`, not here."""
         lang = game_language(rec)
-        lines = []
-        title = game_name(game.config.game, lang)
-        if game.is_over:
-            lines.append(translate(lang, M.TABLE_FINAL, game=title))
-        elif game.round == 0:
-            lines.append(translate(lang, M.TABLE_FIRST_LINE, game=title))
-        elif "dynasty" in game.config.variants:
-            lines.append(
-                translate(
-                    lang,
-                    M.TABLE_DYNASTY_ROUND,
-                    game=title,
-                    deal=game.deal + 1,
-                    round=game.round,
-                    rounds=game.setup.rounds,
-                )
-            )
-        else:
-            lines.append(translate(lang, M.TABLE_ROUND, game=title, round=game.round, rounds=game.setup.rounds))
-        if note:
-            lines.append(note)
-        lines.extend(event_lines(events, rec.seats, game, lang)[-12:])
+        head = [self._table_title(game, lang)]
         if game.is_over:
             result = game.result()
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
             many = len(result.winners) > 1
             if result.tiebreak:
                 line = M.WINNERS_TIEBREAK if many else M.WINNER_TIEBREAK
-                lines.append(translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang)))
+                tail = [translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang))]
             else:
-                lines.append(translate(lang, M.WINNERS if many else M.WINNER, names=names))
-            lines.append(breakdown_text(game, rec.seats, lang))
+                tail = [translate(lang, M.WINNERS if many else M.WINNER, names=names)]
+            tail += breakdown_text(game, rec.seats, lang).splitlines()
         else:
             d = game.decision()
             assert d is not None
-            lines.append(
-                translate(
-                    lang,
-                    M.YOUR_TURN_TABLE,
-                    player=mention(rec.seats, d.player, lang),
-                    what=decision_words(game, d, lang),
-                )
+            who = mention(rec.seats, d.player, lang)
+            tail = [translate(lang, M.YOUR_TURN_TABLE, player=who, what=decision_words(game, d, lang))]
+        tail.append(score_line(game, rec.seats, lang))
+        notes = list(dict.fromkeys(line for line in note.splitlines() if line.strip()))  # a repeated note once
+        return fit_table(head, notes, event_lines(events, rec.seats, game, lang), tail)
+
+    @staticmethod
+    def _table_title(game: Game, lang: str) -> str:
+        title = game_name(game.config.game, lang)
+        if game.is_over:
+            return translate(lang, M.TABLE_FINAL, game=title)
+        if game.round == 0:
+            return translate(lang, M.TABLE_FIRST_LINE, game=title)
+        if "dynasty" in game.config.variants:
+            return translate(
+                lang, M.TABLE_DYNASTY_ROUND, game=title, deal=game.deal + 1, round=game.round, rounds=game.setup.rounds
             )
-        lines.append(score_line(game, rec.seats, lang))
-        economy = economy_line(game, rec.seats, lang)
-        if economy:
-            lines.append(economy)
-        text = "\n".join(lines)
-        return text if len(text) <= 2000 else text[:1999] + "…"
+        return translate(lang, M.TABLE_ROUND, game=title, round=game.round, rounds=game.setup.rounds)
 
     async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
         """Send the table picture with the turn's words; take the controls off the previous table."""

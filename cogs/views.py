@@ -679,18 +679,20 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer()
-            await service_of(interaction).undo(self.gid, interaction.user.id)
-            await after_undo(interaction, self.gid)
+            outcome = await service_of(interaction).undo(self.gid, interaction.user.id)
+            await after_undo(interaction, self.gid, outcome.warning_in(lang_of(interaction)))
 
         await guarded(interaction, work())
 
 
-async def after_undo(interaction: discord.Interaction, gid: int) -> None:
-    """After an undo: the panel of the decision the person is back at."""
+async def after_undo(interaction: discord.Interaction, gid: int, warning: str | None = None) -> None:
+    """After an undo: the panel of the decision the person is back at (with the warning when the table could not
+    be posted: the undo is done all the same)."""
     rec = await service_of(interaction).get(gid)
     lang = lang_of(interaction)
     panel = await build_panel(rec, str(interaction.user.id), lang=lang)
-    panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{panel.content}"
+    said = f"{warning}\n" if warning else ""
+    panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{said}{panel.content}"
     await show_panel(interaction, panel, edit=True)
 
 

@@ -106,7 +106,9 @@ async def test_direct_message_notifications_and_their_fallback(fake, bot):
     assert not any("direct message" in text for text in public), "the channel is not told that his DMs are closed"
     look = await fake.slash(fake.bob, CH, "look", "scores")
     answer, note = await look.wait_followups(2)
-    assert "Scores so far" in answer.content and note.ephemeral and "could not send you a direct message" in note.content
+    assert (
+        "Scores so far" in answer.content and note.ephemeral and "could not send you a direct message" in note.content
+    )
     again = await fake.slash(fake.bob, CH, "look", "scores")
     await again.wait_followups(1)
     await fake.settle()
