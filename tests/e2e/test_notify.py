@@ -200,21 +200,33 @@ async def test_a_reminder_says_so_and_old_direct_messages_lose_their_button(fake
     )
 
 
-async def test_a_long_posting_failure_leaves_one_repair_note_and_the_turn_line(fake, harness, bot):
-    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
-    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+async def _deny_posting(bot, fake, people):
+    """Alice passes the turn while the bot may not post in the channel, then takes her move back."""
     await _until_turn_of(bot, fake, fake.alice, people)
     channel = fake.channel(CH)
     denied = {"id": fake.bot_user.id, "type": 1, "allow": 0, "deny": int(Perm.SEND_MESSAGES)}
     channel.overwrites.append(denied)  # a moderator takes Send Messages away
     assert "saved" in await _play_until_passed(bot, fake, fake.alice)
-    # Alice takes it back: the undo is done, and her answer says so, though the table cannot be posted.
     undo = await (await fake.slash(fake.alice, CH, "play", "undo")).wait_message()
-    assert "taken back" in undo.content.lower(), undo.content
-    assert (await _record(bot, fake)).game.decision().player == str(fake.alice.id)
+    assert (await _record(bot, fake)).game.decision().player == str(fake.alice.id), "the undo is done"
+    return undo, lambda: channel.overwrites.remove(denied)
+
+
+async def test_an_undo_whose_table_cannot_be_posted_says_it_is_done(fake, harness, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    undo, _ = await _deny_posting(bot, fake, {str(u.id): u for u in (fake.alice, fake.bob)})
+    assert undo.ephemeral and undo.content.startswith("↩️ Taken back."), undo.content
+    assert "I cannot post the table" in undo.content, "and why the table is not there yet"
+    fake.take_violations()
+    harness.take_logged_errors()
+
+
+async def test_a_long_posting_failure_leaves_one_repair_note_and_the_turn_line(fake, harness, bot):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    _, allow = await _deny_posting(bot, fake, {str(u.id): u for u in (fake.alice, fake.bob)})
     for _ in range(6):
         assert await bot.service.repair_tables(grace=0) == 0
-    channel.overwrites.remove(denied)
+    allow()
     assert await bot.service.repair_tables(grace=0) == 1
     table = latest_table(fake, CH).content
     lines = table.splitlines()
