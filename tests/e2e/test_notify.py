@@ -10,7 +10,7 @@ import pytest
 
 from cogs.service import utcnow
 from engine import Claim, cell_name
-from tests.e2e.play import TURN, latest_table, slash_action, start_game
+from tests.e2e.play import TURN, latest_table, open_lobby, play_game, slash_action, start_game
 from tests.fakediscord.model import Perm
 
 pytestmark = pytest.mark.e2e
@@ -235,3 +235,22 @@ async def test_a_long_posting_failure_leaves_one_repair_note_and_the_turn_line(f
     assert len(lines) <= 8
     fake.take_violations()
     harness.take_logged_errors()
+
+
+async def test_every_table_of_a_royal_wedding_for_eight_has_at_most_eight_lines(fake, bot):
+    lobby = await open_lobby(
+        fake, fake.alice, CH, game="royal-wedding", players=8, teams=True, computers=7, computer_level="easy"
+    )
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    await play_game(fake, bot, CH, {str(fake.alice.id): fake.alice}, seed=3)
+    tables = [m for m in fake.messages_in(CH) if any(a.filename == "table.png" for a in m.attachments)]
+    assert len(tables) > 10 and "final table" in tables[-1].content
+    for table in tables:
+        lines = table.content.splitlines()
+        assert len(lines) <= 8, table.content
+        assert not any("knights in reserve" in line for line in lines), "the economy is in the picture and /look"
+    # Every turn table names the player to act and ends with the scores.
+    for table in tables[:-1]:
+        assert "it's your turn" in table.content and table.content.splitlines()[-1].startswith("Scores:")
+    scores = await (await fake.slash(fake.alice, CH, "look", "scores")).wait_message()
+    assert "knights in reserve" in scores.content, "the economy is one look away"
