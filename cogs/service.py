@@ -127,11 +127,18 @@ def game_language(rec: GameRecord) -> str:
 
 
 def fit_table(
-    head: list[str], notes: list[str], events: list[str], tail: list[str], *, lines: int = 8, chars: int = 2000
+    head: list[str],
+    notes: list[str],
+    events: list[str],
+    tail: list[str],
+    *,
+    lines: int = 8,
+    chars: int = 2000,
+    earlier: Callable[[int], str] | None = None,
 ) -> str:
     """The table's text within `lines` lines and `chars` characters: `head` and `tail` (the title; the turn line or
-    the result, and the scores) whole; then the notes, then the newest events, as many as fit (a line that does not
-    fit whole is clipped only if it is the first of its kind)."""
+    the result, and the scores) whole; then the notes, then the newest events, as many as fit (a note that does not
+    fit whole is clipped). When events are left out, `earlier(n)` says how many, in the place of one."""
     room_lines = max(0, lines - len(head) - len(tail))
     room = chars - sum(len(line) + 1 for line in head + tail)
     kept_notes: list[str] = []
@@ -141,14 +148,23 @@ def fit_table(
         kept_notes.append(clip(line, room - 1))
         room -= len(kept_notes[-1]) + 1
     room_lines -= len(kept_notes)
-    kept_events: list[str] = []
-    for line in reversed(events):  # the newest first
-        if room_lines <= 0 or room <= len(line) + 1:
-            break
-        kept_events.insert(0, line)
-        room, room_lines = room - len(line) - 1, room_lines - 1
-    text = "\n".join([*head, *kept_notes, *kept_events, *tail])
+    kept = _newest(events, room_lines, room)
+    if len(kept) < len(events) and earlier is not None and room_lines > 0:
+        kept = _newest(events, room_lines - 1, room - len(earlier(len(events))) - 1)
+        kept.insert(0, earlier(len(events) - len(kept)))
+    text = "\n".join([*head, *kept_notes, *kept, *tail])
     return text if len(text) <= chars else clip(text, chars)  # only a result too long for Discord by itself
+
+
+def _newest(events: list[str], lines: int, room: int) -> list[str]:
+    """The newest events, in order, within `lines` lines and `room` characters (each with its line break)."""
+    kept: list[str] = []
+    for line in reversed(events):
+        if len(kept) >= lines or room <= len(line) + 1:
+            break
+        kept.insert(0, line)
+        room -= len(line) + 1
+    return kept
 
 
 def describe(fn, *args, **kwargs) -> str:
@@ -715,7 +731,13 @@ class GameService:
             tail = [translate(lang, M.YOUR_TURN_TABLE, player=who, what=decision_words(game, d, lang))]
         tail.append(score_line(game, rec.seats, lang))
         notes = list(dict.fromkeys(line for line in note.splitlines() if line.strip()))  # a repeated note once
-        return fit_table(head, notes, event_lines(events, rec.seats, game, lang), tail)
+        return fit_table(
+            head,
+            notes,
+            event_lines(events, rec.seats, game, lang),
+            tail,
+            earlier=lambda n: translate_plural(lang, *M.EARLIER_EVENTS, n),
+        )
 
     @staticmethod
     def _table_title(game: Game, lang: str) -> str:

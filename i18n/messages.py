@@ -276,6 +276,9 @@ DM_REMINDER = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}
 DM_REMINDER_LINK = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}. The table: {link}")
 TURN_PING = N_("➡️ {player}, it's your turn in {game}: {what}.")
 TURN_PING_LINK = N_("➡️ {player}, it's your turn in {game}: {what}. The table: {link}")
+EARLIER_EVENTS = NP_(
+    "… and {n} earlier move: **History** tells every move.", "… and {n} earlier moves: **History** tells every move."
+)
 DMS_CLOSED_PRIVATE = N_(
     "📪 I could not send you a direct message about your turn: your direct messages are closed to me, so I "
     "pinged you in the game's channel instead. `/settings notify` changes how you are told."

@@ -37,3 +37,22 @@ def test_a_pile_of_repeated_notes_is_said_once_and_events_are_trimmed_oldest_fir
 def test_a_note_too_long_is_clipped_not_the_turn():
     text = fit_table([HEAD], ["x" * 5000], [], [TURN, SCORES])
     assert len(text) <= 2000 and text.endswith(f"…\n{TURN}\n{SCORES}")
+
+
+@given(notes=st.lists(LINE, max_size=5), events=st.lists(LINE, max_size=40))
+def test_left_out_events_are_counted(notes, events):
+    notes, events = [f"n:{n}" for n in notes], [f"e:{e}" for e in events]
+    text = fit_table([HEAD], notes, events, [TURN, SCORES], earlier=lambda n: f"… and {n} earlier")
+    lines = text.split("\n")
+    assert len(text) <= 2000 and len(lines) <= 8 and lines[-2:] == [TURN, SCORES]
+    shown = [line for line in lines if line.startswith("e:")]
+    assert shown == events[len(events) - len(shown) :]
+    said = [line for line in lines if line.startswith("… and ")]
+    if said:
+        assert said == [f"… and {len(events) - len(shown)} earlier"] and len(shown) < len(events)
+
+
+def test_the_count_of_earlier_events_takes_one_line():
+    events = [f"**Bot {n}** chose domino {n}." for n in range(20)]
+    lines = fit_table([HEAD], [], events, [TURN, SCORES], earlier=lambda n: f"… and {n} earlier").splitlines()
+    assert lines == [HEAD, "… and 16 earlier", *events[-4:], TURN, SCORES]
