@@ -134,6 +134,7 @@ class Notifier:
         self._pinged: dict[tuple[int, int, int], datetime] = {}  # (game, user, turn) -> when last pinged
         self._dms: dict[int, list[SentDM]] = {}  # per game: direct messages whose button is still live
         self._closed: set[int] = set()  # people whose DMs are closed, not yet told (privately, on their next click)
+        self._in_flight: set[tuple[int, int, str]] = set()  # (game, turn, claim) being sent by this process now
 
     # -- decisions under the game lock (no Discord call, no store call) -----------------------------------------
     def table_ping(self, game_id: int, key: int, user_id: int, settings: UserSettings, now: datetime) -> bool:
@@ -194,6 +195,8 @@ class Notifier:
         restarted): once each, and only while it is still that person's turn. Returns how many."""
         handed = 0
         for pending in await self.host.store.unsent_notifications():  # type: ignore[attr-defined]
+            if (pending.game_id, pending.turn_key, pending.kind) in self._in_flight:
+                continue  # still on its way here (a long rate limit): its lease ran out, it is not lost
             notice = TurnNotice.from_claim(pending.game_id, pending.turn_key, pending.user_id, pending.kind)
             try:
                 rec = await self.host.get(pending.game_id)
@@ -238,7 +241,12 @@ class Notifier:
             kind, claim = "turn", "turn"
         elif not await self._claim(notice, claim):
             return
-        await self._tell(rec, game, notice.user_id, settings, kind, from_table=notice.kind == "turn")
+        sending = (rec.id, notice.turn_key, claim)
+        self._in_flight.add(sending)
+        try:
+            await self._tell(rec, game, notice.user_id, settings, kind, from_table=notice.kind == "turn")
+        finally:
+            self._in_flight.discard(sending)
         await store.notification_sent(rec.id, notice.turn_key, claim)  # type: ignore[attr-defined]
 
     async def _claim(self, notice: TurnNotice, claim: str) -> bool:
