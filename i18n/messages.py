@@ -143,6 +143,11 @@ UNKNOWN_LOBBY_ACTION = N_("Unknown lobby action {action}.")
 CANNOT_START = N_("This table cannot start yet: {reason}")
 REMATCH_ONLY_PLAYERS = N_("Only the players of that game can ask for a rematch: start a new one with `/game new`.")
 REMATCH_NOTE = N_("🔁 Rematch! Same players and options; the host can start when everyone is ready.")
+# Branch notify: the Rematch button is the players'; someone who watched joins its table like any other.
+REMATCH_WATCHER = N_(
+    "**Rematch** is for the players of that game: their table is open, so take a seat with its **Join** button "
+    "while one is free."
+)
 PLAYER_RANGE = N_("{game} takes {low}-{high} players, not {size}.")
 COMPUTERS_AT_MOST = NP_(
     "Leave at least one seat for a person: at most {n} computer player.",

@@ -254,3 +254,22 @@ async def test_every_table_of_a_royal_wedding_for_eight_has_at_most_eight_lines(
         assert "it's your turn" in table.content and table.content.splitlines()[-1].startswith("Scores:")
     scores = await (await fake.slash(fake.alice, CH, "look", "scores")).wait_message()
     assert "knights in reserve" in scores.content, "the economy is one look away"
+
+
+async def test_rematch_is_the_players_button_and_a_watcher_joins_its_table(fake, bot):
+    # As the README says: the players take their seat with Rematch; someone who watched is refused with the way in.
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    await play_game(fake, bot, CH, {str(u.id): u for u in (fake.alice, fake.bob)}, seed=4)
+    final = latest_table(fake, CH)
+    early = await (await fake.click(fake.carol, final, "Rematch")).wait_message()
+    assert early.ephemeral and "Only the players of that game" in early.content and "/game new" in early.content
+    assert "Your table is open" in (await (await fake.click(fake.bob, final, "Rematch")).wait_message()).content
+    told = await (await fake.click(fake.carol, final, "Rematch")).wait_message()
+    assert told.ephemeral and "take a seat with its **Join** button" in told.content
+    await fake.settle()
+    lobby = fake.last_message(CH)
+    assert "Rematch of game" in lobby.content
+    joined = await (await fake.click(fake.carol, lobby, "Join")).wait_message()
+    assert "joined" in joined.content
+    rec = await _record(bot, fake)
+    assert [s.user_id for s in rec.seats] == [fake.bob.id, fake.carol.id]
