@@ -235,6 +235,10 @@ class Notifier:
         if quiet_until is not None:
             await self._hold(rec, quiet_until)
             return
+        if notice.kind == "turn" and settings.notify == "channel":
+            # The table was the notification: remembered (one write), so that a reminder says it is one.
+            await self._claim(notice, "turn", sent=True)
+            return
         kind, claim = notice.kind, notice.claim
         # A reminder whose turn was never told (it came during quiet hours) tells the turn instead.
         if kind == "reminder" and await self._claim(notice, "turn"):
@@ -249,9 +253,15 @@ class Notifier:
             self._in_flight.discard(sending)
         await store.notification_sent(rec.id, notice.turn_key, claim)  # type: ignore[attr-defined]
 
-    async def _claim(self, notice: TurnNotice, claim: str) -> bool:
+    async def _claim(self, notice: TurnNotice, claim: str, *, sent: bool = False) -> bool:
         return await self.host.store.claim_notification(  # type: ignore[attr-defined]
-            notice.game_id, notice.turn_key, notice.user_id, claim, owner=self.host.owner, lease_seconds=LEASE_SECONDS
+            notice.game_id,
+            notice.turn_key,
+            notice.user_id,
+            claim,
+            owner=self.host.owner,
+            lease_seconds=LEASE_SECONDS,
+            sent=sent,
         )
 
     async def _hold(self, rec: GameRecord, until: datetime) -> None:

@@ -580,7 +580,15 @@ class SqlGameStore:
             return bool(released)
 
     async def claim_notification(
-        self, game_id: int, turn_key: int, user_id: int, kind: str, *, owner: str = "", lease_seconds: float = 300.0
+        self,
+        game_id: int,
+        turn_key: int,
+        user_id: int,
+        kind: str,
+        *,
+        owner: str = "",
+        lease_seconds: float = 300.0,
+        sent: bool = False,
     ) -> bool:
         if not kind:
             raise ValueError("a notification kind is a non-empty string such as 'turn' or 'reminder'")
@@ -592,13 +600,14 @@ class SqlGameStore:
             await self._require_game(tx, game_id)
             rows = await tx.fetchall(
                 "claim_notification",
-                "INSERT INTO notifications (game_id, turn_key, kind, user_id, claimed_at, owner, lease_until, attempts) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (game_id, turn_key, kind) DO UPDATE SET "
+                "INSERT INTO notifications "
+                "(game_id, turn_key, kind, user_id, claimed_at, owner, lease_until, sent_at, attempts) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (game_id, turn_key, kind) DO UPDATE SET "
                 "owner = excluded.owner, lease_until = excluded.lease_until, claimed_at = excluded.claimed_at, "
-                "attempts = notifications.attempts + 1 WHERE notifications.sent_at IS NULL "
+                "sent_at = excluded.sent_at, attempts = notifications.attempts + 1 WHERE notifications.sent_at IS NULL "
                 f"AND notifications.lease_until <= ? AND notifications.attempts < {NOTIFICATION_ATTEMPTS} "
                 "RETURNING game_id",
-                (game_id, turn_key, kind, user_id, now, owner, until, now),
+                (game_id, turn_key, kind, user_id, now, owner, None if sent else until, now if sent else None, now),
             )
             return bool(rows)
 

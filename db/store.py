@@ -243,13 +243,21 @@ class GameStore(Protocol):
         ...
 
     async def claim_notification(
-        self, game_id: int, turn_key: int, user_id: int, kind: str, *, owner: str = "", lease_seconds: float = 300.0
+        self,
+        game_id: int,
+        turn_key: int,
+        user_id: int,
+        kind: str,
+        *,
+        owner: str = "",
+        lease_seconds: float = 300.0,
+        sent: bool = False,
     ) -> bool:
         """Claim the notification (game, `turn_key`, `kind`) for `owner`, across processes: True the first time,
         then False while the claim is held or once it is marked sent (`notification_sent`). A claim never marked sent
         is a lease: once `lease_seconds` pass (or `release_claims_of(owner)`), it may be claimed again, once (two
         claims in all), so a process that died while sending does not lose the notification, nor repeat it for
-        ever."""
+        ever. `sent`: claimed and marked sent at once (nothing left to send: a record that it was told)."""
         ...
 
     async def notification_sent(self, game_id: int, turn_key: int, kind: str) -> bool:

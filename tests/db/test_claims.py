@@ -195,6 +195,15 @@ async def test_a_notification_claim_is_a_lease_taken_again_once(store, open_stor
         await store.claim_notification(game.id, 6, 1, "turn", owner="bot-a", lease_seconds=0)
 
 
+async def test_a_notification_claimed_as_sent_is_never_sent_again(store, open_store, clock):
+    game = await playing_game(store)
+    assert await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", sent=True)
+    clock.advance(hours=1)
+    assert await store.unsent_notifications() == []
+    assert not await (await open_store()).claim_notification(game.id, 3, 1, "turn", owner="bot-b")
+    assert await store.release_claims_of("bot-a") == 0, "nothing held"
+
+
 async def test_a_restarted_process_drops_its_notification_leases(store):
     game = await playing_game(store)
     assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)

@@ -39,7 +39,7 @@ OPERATIONS = st.one_of(
     st.tuples(st.just("claim_table"), GAME, st.sampled_from(["a", "b"])),
     st.tuples(st.just("claim_due"), st.sampled_from(["a", "b"]), st.integers(1, 3)),
     st.tuples(st.just("release"), GAME, st.sampled_from(["a", "b"])),
-    st.tuples(st.just("notify"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"])),
+    st.tuples(st.just("notify"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"]), st.booleans()),
     st.tuples(st.just("notify_sent"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"])),
     st.tuples(st.just("tick"), st.integers(1, 40)),
 )
@@ -128,7 +128,7 @@ class Run:
             if kind == "release":
                 return await s.release_claim(game_id, op[2])
             if kind == "notify":
-                return await s.claim_notification(game_id, op[2], 1, op[3], owner="a", lease_seconds=600)
+                return await s.claim_notification(game_id, op[2], 1, op[3], owner="a", lease_seconds=600, sent=op[4])
             if kind == "notify_sent":
                 return await s.notification_sent(game_id, op[2], op[3])
             raise AssertionError(kind)
