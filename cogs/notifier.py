@@ -24,6 +24,7 @@ import discord
 
 from db.errors import StaleVersion, StoreError
 from db.models import GameRecord, GameStatus, TurnTimer, UserSettings
+from db.store import GameStore
 from engine import Game
 from i18n import first_supported, translate
 from i18n import messages as M
@@ -73,7 +74,7 @@ class Host(Protocol):
     """What the notifier needs from the game service."""
 
     bot: discord.Client
-    store: object
+    store: GameStore
     owner: str
     clock: Callable[[], datetime]
     turn_view: Callable[[GameRecord, Game], discord.ui.View]
@@ -194,7 +195,7 @@ class Notifier:
         """Hand over again the notifications whose sender died while sending (their lease ran out, or this process
         restarted): once each, and only while it is still that person's turn. Returns how many."""
         handed = 0
-        for pending in await self.host.store.unsent_notifications():  # type: ignore[attr-defined]
+        for pending in await self.host.store.unsent_notifications():
             if (pending.game_id, pending.turn_key, pending.kind) in self._in_flight:
                 continue  # still on its way here (a long rate limit): its lease ran out, it is not lost
             notice = TurnNotice.from_claim(pending.game_id, pending.turn_key, pending.user_id, pending.kind)
@@ -203,7 +204,7 @@ class Notifier:
             except UserError:
                 rec = None
             if rec is None or their_turn(rec, notice) is None:
-                await self.host.store.notification_sent(pending.game_id, pending.turn_key, pending.kind)  # type: ignore[attr-defined]
+                await self.host.store.notification_sent(pending.game_id, pending.turn_key, pending.kind)
                 continue
             self.submit(notice)
             handed += 1
@@ -230,7 +231,7 @@ class Notifier:
         game = their_turn(rec, notice)
         if game is None:
             return  # the turn passed, or the game ended, before its notification went out
-        settings = await store.get_user_settings(notice.user_id)  # type: ignore[attr-defined]
+        settings = await store.get_user_settings(notice.user_id)
         quiet_until = quiet_end(settings, host.clock())
         if quiet_until is not None:
             await self._hold(rec, quiet_until)
@@ -251,10 +252,10 @@ class Notifier:
             await self._tell(rec, game, notice.user_id, settings, kind, from_table=notice.kind == "turn")
         finally:
             self._in_flight.discard(sending)
-        await store.notification_sent(rec.id, notice.turn_key, claim)  # type: ignore[attr-defined]
+        await store.notification_sent(rec.id, notice.turn_key, claim)
 
     async def _claim(self, notice: TurnNotice, claim: str, *, sent: bool = False) -> bool:
-        return await self.host.store.claim_notification(  # type: ignore[attr-defined]
+        return await self.host.store.claim_notification(
             notice.game_id,
             notice.turn_key,
             notice.user_id,
@@ -269,7 +270,7 @@ class Notifier:
         if rec.next_reminder_at is not None and rec.next_reminder_at <= until:
             return  # a reminder is due before then: it waits for the end of the quiet hours itself
         try:
-            await self.host.store.set_turn_timer(  # type: ignore[attr-defined]
+            await self.host.store.set_turn_timer(
                 rec.id, TurnTimer(until, rec.deadline_at), expected_version=rec.version
             )
         except (StaleVersion, StoreError):

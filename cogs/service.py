@@ -83,6 +83,7 @@ REPAIR_GRACE_SECONDS = 10.0  # a game changed this recently is still being shown
 COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
+MAX_TABLE_LINES = 8  # a table's text on a phone: the rest is in its picture and the looks
 
 
 OPTIONAL_STEPS = ("tax", "build", "dragon")
@@ -132,7 +133,7 @@ def fit_table(
     events: list[str],
     tail: list[str],
     *,
-    lines: int = 8,
+    lines: int = MAX_TABLE_LINES,
     chars: int = 2000,
     earlier: Callable[[int], str] | None = None,
 ) -> str:
@@ -709,7 +710,7 @@ class GameService:
 
     def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
         """The table's words: the title, the notes (each once), what happened, then whose turn it is (or the result)
-        and the scores. At most MAX_TABLE_LINES lines and 2,000 characters for a turn: the turn line, its mention and
+        and the scores. At most MAX_TABLE_LINES lines (a final table: with its breakdown) and 2,000 characters: the turn line, its mention and
         the scores are never cut; the oldest events go first, then the notes. The economy (coins, knights, towers)
         is in the picture and `/look`, not here."""
         lang = game_language(rec)
