@@ -324,6 +324,7 @@ async def lobby_action(
                 raise UserError(M.ONLY_HOST_CANCEL)
             was_lobby = rec.status == GameStatus.LOBBY
             await service.store.cancel_game(rec.id)
+            service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
             rec = await service.get(gid)
             if was_lobby:
                 await refresh_lobby(interaction, rec)

@@ -999,6 +999,7 @@ class GameService:
                 continue
             self._pending.pop(summary.id, None)
             self._notes.pop(summary.id, None)
+            self.notifier.turn_passed(summary.id, None)
             log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
             ended.append(summary.id)
         return ended

@@ -273,3 +273,15 @@ async def test_rematch_is_the_players_button_and_a_watcher_joins_its_table(fake,
     assert "joined" in joined.content
     rec = await _record(bot, fake)
     assert [s.user_id for s in rec.seats] == [fake.bob.id, fake.carol.id]
+
+
+async def test_a_cancel_takes_the_button_off_the_turn_direct_message(fake, bot):
+    await _notify(fake, fake.bob, how="dm")
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    await _until_turn_of(bot, fake, fake.bob, people)
+    await bot.service.idle()
+    (dm,) = _dms(fake, fake.bob)
+    assert TURN in dm.button_labels
+    await (await fake.slash(fake.alice, CH, "game", "cancel")).wait_message()
+    await fake.wait_until(lambda: TURN not in fake.message(dm.id).button_labels, what="the DM's button gone")
