@@ -39,7 +39,7 @@ LEASE_SECONDS = 120.0  # how long a process may take to send a notification befo
 CONCURRENT_SENDS = 8
 RETRY_DELAYS = (2.0, 8.0)  # our own retries of a direct message, after discord.py's (it waits out 429s itself)
 UNKNOWN_CHANNEL = 10003
-MAX_REMEMBERED = 10_000  # pings and direct messages remembered per process (the oldest are forgotten first)
+MAX_REMEMBERED = 10_000  # pings remembered per process (the oldest are forgotten first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +118,6 @@ def their_turn(rec: GameRecord, notice: TurnNotice) -> Game | None:
     return game if seat is not None and seat.user_id == notice.user_id else None
 
 
-@dataclass(frozen=True, slots=True)
-class SentDM:
-    channel_id: int
-    message_id: int
-    turn_key: int
-
-
 class Notifier:
     """The turn's notifications of one bot process: decided here, sent in the notifier's own tasks."""
 
@@ -133,7 +126,6 @@ class Notifier:
         self._tasks: set[asyncio.Task] = set()
         self._sending = asyncio.Semaphore(CONCURRENT_SENDS)
         self._pinged: dict[tuple[int, int, int], datetime] = {}  # (game, user, turn) -> when last pinged
-        self._dms: dict[int, list[SentDM]] = {}  # per game: direct messages whose button is still live
         self._closed: set[int] = set()  # people whose DMs are closed, not yet told (privately, on their next click)
         self._in_flight: set[tuple[int, int, str]] = set()  # (game, turn, claim) being sent by this process now
 
@@ -158,14 +150,9 @@ class Notifier:
         return self._spawn(self._deliver(notice), f"notify-{notice.game_id}-{notice.user_id}")
 
     def turn_passed(self, game_id: int, key: int | None) -> None:
-        """The game is at turn `key` (None: over): the buttons of older direct messages are taken off."""
-        old = [dm for dm in self._dms.get(game_id, []) if dm.turn_key != key]
-        if not old:
-            return
-        self._dms[game_id] = [dm for dm in self._dms[game_id] if dm.turn_key == key]
-        if not self._dms[game_id]:
-            del self._dms[game_id]
-        self._spawn(self._retire(old), f"retire-dms-{game_id}")
+        """The game is at turn `key` (None: over): the buttons of its older direct messages are taken off (the store
+        lists them, so this holds after a restart too)."""
+        self._spawn(self._retire(game_id, key), f"retire-dms-{game_id}")
 
     def private_note(self, user_id: int, lang: str) -> str | None:
         """A note for the person only, said on their next interaction: their DMs are closed to the bot."""
@@ -249,10 +236,12 @@ class Notifier:
         sending = (rec.id, notice.turn_key, claim)
         self._in_flight.add(sending)
         try:
-            await self._tell(rec, game, notice.user_id, settings, kind, from_table=notice.kind == "turn")
+            dm = await self._tell(rec, game, notice.user_id, settings, kind, from_table=notice.kind == "turn")
         finally:
             self._in_flight.discard(sending)
-        await store.notification_sent(rec.id, notice.turn_key, claim)
+        await store.notification_sent(rec.id, notice.turn_key, claim, message=dm)
+        if dm is not None:
+            await self._retire_if_passed(rec.id, notice.turn_key)
 
     async def _claim(self, notice: TurnNotice, claim: str, *, sent: bool = False) -> bool:
         return await self.host.store.claim_notification(
@@ -278,16 +267,19 @@ class Notifier:
 
     async def _tell(
         self, rec: GameRecord, game: Game, user_id: int, settings: UserSettings, kind: NoticeKind, *, from_table: bool
-    ) -> None:
+    ) -> tuple[int, int] | None:
         """Send by the person's choice: a direct message ("dm", "both"), the channel ("channel", "both"; the table
-        already named them when it was just posted); a refused direct message falls back to the channel."""
+        already named them when it was just posted); a refused direct message falls back to the channel. Returns
+        the direct message sent (channel id, message id), if one was."""
         wants_dm = settings.notify in ("dm", "both")
         in_channel = settings.notify in ("channel", "both") and not from_table
-        if wants_dm and not await self._send_dm(rec, game, user_id, kind):
+        dm = await self._send_dm(rec, game, user_id, kind) if wants_dm else None
+        if wants_dm and dm is None:
             self._closed.add(user_id)
             in_channel = in_channel or settings.notify == "dm"
         if in_channel:
             await self._send_in_channel(rec, game, user_id, kind)
+        return dm
 
     def _words(self, rec: GameRecord, game: Game, kind: NoticeKind, *, dm: bool, player: str = "") -> str:
         lang = lang_of_table(rec)
@@ -306,9 +298,9 @@ class Notifier:
             plain, linked = (M.TURN_PING, M.TURN_PING_LINK) if kind == "turn" else (M.REMINDER, M.REMINDER_LINK)
         return translate(lang, linked, link=link, **values) if link else translate(lang, plain, **values)
 
-    async def _send_dm(self, rec: GameRecord, game: Game, user_id: int, kind: NoticeKind) -> bool:
-        """The direct message with the link and the button; True when it went out. Server errors are tried again
-        (never under a game lock); a refusal (DMs closed) is final."""
+    async def _send_dm(self, rec: GameRecord, game: Game, user_id: int, kind: NoticeKind) -> tuple[int, int] | None:
+        """The direct message with the link and the button: (channel id, message id) when it went out. Server
+        errors are tried again (never under a game lock); a refusal (DMs closed) is final."""
         text = self._words(rec, game, kind, dm=True)
         bot = self.host.bot
         for delay in (*RETRY_DELAYS, None):
@@ -319,22 +311,15 @@ class Notifier:
                 )
             except (discord.Forbidden, discord.NotFound) as error:
                 log.info("Game %s: no DM to user %s (%s)", rec.id, user_id, error)
-                return False
+                return None
             except discord.HTTPException as error:
                 if delay is None or error.status < 500:
                     log.info("Game %s: no DM to user %s (%s)", rec.id, user_id, error)
-                    return False
+                    return None
                 await asyncio.sleep(delay)
                 continue
-            self._remember_dm(rec.id, SentDM(message.channel.id, message.id, turn_key(game)))
-            await self._retire_if_passed(rec.id, turn_key(game))
-            return True
-        return False
-
-    def _remember_dm(self, game_id: int, dm: SentDM) -> None:
-        if len(self._dms) >= MAX_REMEMBERED:
-            self._dms.pop(next(iter(self._dms)))
-        self._dms.setdefault(game_id, []).append(dm)
+            return message.channel.id, message.id
+        return None
 
     async def _retire_if_passed(self, game_id: int, key: int) -> None:
         """The turn may have passed while the direct message was on its way: its button goes at once."""
@@ -343,12 +328,20 @@ class Notifier:
         except UserError:
             return
         game = rec.game
-        if rec.status != GameStatus.PLAYING or game is None or turn_key(game) != key:
-            self.turn_passed(game_id, turn_key(game) if game is not None and not game.is_over else None)
+        if rec.status != GameStatus.PLAYING or game is None or game.is_over:
+            await self._retire(game_id, None)
+        elif turn_key(game) != key:
+            await self._retire(game_id, turn_key(game))
 
-    async def _retire(self, dms: list[SentDM]) -> None:
-        for dm in dms:
-            await strip_controls(self.host.bot, dm.channel_id, dm.message_id)
+    async def _retire(self, game_id: int, key: int | None) -> None:
+        """Take the buttons off the game's direct messages but those of turn `key` (None: all)."""
+        try:
+            live = await self.host.store.notification_messages(game_id, other_than=key)
+            for channel_id, message_id in live:
+                await strip_controls(self.host.bot, channel_id, message_id)
+            await self.host.store.forget_notification_messages(game_id, [m for _, m in live])
+        except StoreError as error:
+            log.info("Game %s: the buttons of its direct messages stay for now: %s", game_id, error)
 
     async def _send_in_channel(self, rec: GameRecord, game: Game, user_id: int, kind: NoticeKind) -> None:
         d = game.decision()

@@ -611,15 +611,40 @@ class SqlGameStore:
             )
             return bool(rows)
 
-    async def notification_sent(self, game_id: int, turn_key: int, kind: str) -> bool:
+    async def notification_sent(
+        self, game_id: int, turn_key: int, kind: str, *, message: tuple[int, int] | None = None
+    ) -> bool:
+        channel_id, message_id = message if message is not None else (None, None)
         async with self._write() as tx:
             rows = await tx.fetchall(
                 "notification_sent",
-                "UPDATE notifications SET sent_at = ?, lease_until = NULL "
+                "UPDATE notifications SET sent_at = ?, lease_until = NULL, message_channel_id = ?, message_id = ? "
                 "WHERE game_id = ? AND turn_key = ? AND kind = ? RETURNING game_id",
-                (self._now_ms(), game_id, turn_key, kind),
+                (self._now_ms(), channel_id, message_id, game_id, turn_key, kind),
             )
             return bool(rows)
+
+    async def notification_messages(self, game_id: int, *, other_than: int | None = None) -> list[tuple[int, int]]:
+        sql = "SELECT message_channel_id, message_id FROM notifications WHERE game_id = ? AND message_id IS NOT NULL"
+        params: list[Any] = [game_id]
+        if other_than is not None:
+            sql += " AND turn_key <> ?"
+            params.append(other_than)
+        async with self._read() as tx:
+            rows = await tx.fetchall("notification_messages", sql + " ORDER BY turn_key, kind", params)
+        return [(int(r["message_channel_id"]), int(r["message_id"])) for r in rows]
+
+    async def forget_notification_messages(self, game_id: int, message_ids: Collection[int]) -> int:
+        if not message_ids:
+            return 0
+        ids = list(message_ids)
+        async with self._write() as tx:
+            return await tx.execute(
+                "forget_messages",
+                "UPDATE notifications SET message_channel_id = NULL, message_id = NULL "
+                f"WHERE game_id = ? AND message_id IN ({_marks(ids)})",
+                [game_id, *ids],
+            )
 
     async def unsent_notifications(self, limit: int = 50) -> list[PendingNotification]:
         async with self._read() as tx:

@@ -53,6 +53,7 @@ _WRITES = (
     "claim_table_post",
     "create_game",
     "finish_game",
+    "forget_notification_messages",
     "join_game",
     "leave_game",
     "notification_sent",

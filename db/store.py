@@ -260,8 +260,20 @@ class GameStore(Protocol):
         ever. `sent`: claimed and marked sent at once (nothing left to send: a record that it was told)."""
         ...
 
-    async def notification_sent(self, game_id: int, turn_key: int, kind: str) -> bool:
-        """Mark a claimed notification handled (sent, or given up for good); False if it was never claimed."""
+    async def notification_sent(
+        self, game_id: int, turn_key: int, kind: str, *, message: tuple[int, int] | None = None
+    ) -> bool:
+        """Mark a claimed notification handled (sent, or given up for good), with the direct message that carries its
+        button (channel id, message id), if any; False if it was never claimed."""
+        ...
+
+    async def notification_messages(self, game_id: int, *, other_than: int | None = None) -> list[tuple[int, int]]:
+        """The direct messages (channel id, message id) of the game's notifications whose button is still live, but
+        those of the turn `other_than`."""
+        ...
+
+    async def forget_notification_messages(self, game_id: int, message_ids: Collection[int]) -> int:
+        """Their buttons are gone: these messages are no longer listed by `notification_messages`. Returns how many."""
         ...
 
     async def unsent_notifications(self, limit: int = 50) -> list[PendingNotification]:

@@ -204,6 +204,26 @@ async def test_a_notification_claimed_as_sent_is_never_sent_again(store, open_st
     assert await store.release_claims_of("bot-a") == 0, "nothing held"
 
 
+async def test_the_direct_messages_of_a_game_are_listed_until_forgotten(store, open_store):
+    game = await playing_game(store)
+    other = await playing_game(store, channel_id=99)
+    for turn, message in ((1, 501), (2, 502)):
+        assert await store.claim_notification(game.id, turn, 1, "turn", owner="bot-a")
+        assert await store.notification_sent(game.id, turn, "turn", message=(77, message))
+    assert await store.claim_notification(game.id, 2, 1, "reminder x", owner="bot-a")
+    assert await store.notification_sent(game.id, 2, "reminder x")  # no message: nothing to take off
+    assert await store.claim_notification(other.id, 1, 1, "turn", owner="bot-a")
+    assert await store.notification_sent(other.id, 1, "turn", message=(78, 601))
+    reader = await open_store()  # what another process (or this one, restarted) sees
+    assert await reader.notification_messages(game.id) == [(77, 501), (77, 502)]
+    assert await reader.notification_messages(game.id, other_than=2) == [(77, 501)]
+    assert await reader.forget_notification_messages(game.id, [501]) == 1
+    assert await store.notification_messages(game.id) == [(77, 502)]
+    assert await store.forget_notification_messages(game.id, [601]) == 0, "another game's message stays"
+    assert await store.notification_messages(other.id) == [(78, 601)]
+    assert await store.forget_notification_messages(game.id, []) == 0
+
+
 async def test_a_restarted_process_drops_its_notification_leases(store):
     game = await playing_game(store)
     assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)

@@ -285,3 +285,15 @@ async def test_a_cancel_takes_the_button_off_the_turn_direct_message(fake, bot):
     assert TURN in dm.button_labels
     await (await fake.slash(fake.alice, CH, "game", "cancel")).wait_message()
     await fake.wait_until(lambda: TURN not in fake.message(dm.id).button_labels, what="the DM's button gone")
+
+
+async def test_the_direct_message_loses_its_button_after_a_restart_too(fake, harness, bot):
+    await _notify(fake, fake.bob, how="dm")
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    await _until_turn_of(bot, fake, fake.bob, people)
+    await bot.service.idle()
+    (dm,) = _dms(fake, fake.bob)
+    new_bot = await harness.restart()  # the new process never sent that DM: the store remembers it
+    await _play_until_passed(new_bot, fake, fake.bob)
+    await fake.wait_until(lambda: TURN not in fake.message(dm.id).button_labels, what="the DM's button gone")

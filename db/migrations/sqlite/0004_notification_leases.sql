@@ -10,6 +10,11 @@ ALTER TABLE notifications ADD COLUMN sent_at BIGINT;
 
 ALTER TABLE notifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
 
+-- the direct message sent, while its button is live: taken off when the turn passes (even after a restart)
+ALTER TABLE notifications ADD COLUMN message_channel_id BIGINT;
+
+ALTER TABLE notifications ADD COLUMN message_id BIGINT;
+
 -- claims made before leases were sent at once
 UPDATE notifications SET sent_at = claimed_at;
 
