@@ -328,6 +328,7 @@ async def lobby_action(
                 raise UserError(M.ONLY_HOST_CANCEL)
             was_lobby = rec.status == GameStatus.LOBBY
             await service.store.cancel_game(rec.id)
+            service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
             rec = await service.get(gid)
             if was_lobby:
                 await refresh_lobby(interaction, rec)
@@ -502,9 +503,12 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
             service = service_of(interaction)
             old = await service.get(self.gid)
             me = str(interaction.user.id)
-            if old.seat_of(me) is None:
-                raise UserError(M.REMATCH_ONLY_PLAYERS)
             current = await service.store.get_active_game(old.channel_id)
+            if old.seat_of(me) is None:  # the button is the players'; someone who watched may Join its table
+                rematch = current is not None and current.config.get("rematch_of") == old.id
+                raise UserError(
+                    M.REMATCH_WATCHER if rematch and current.status == GameStatus.LOBBY else M.REMATCH_ONLY_PLAYERS
+                )
             if current is not None:
                 if current.config.get("rematch_of") != old.id or current.status != GameStatus.LOBBY:
                     raise UserError(M.REMATCH_OTHER_GAME)

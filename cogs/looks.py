@@ -19,7 +19,7 @@ from render import render_kingdom, render_remaining, render_table_pictures
 from render.alt import kingdom_alt_text, kingdom_text, kingdoms_alt_text, table_alt_text
 
 from . import pictures
-from .common import UserError, breakdown_text, clip, event_words, lang_of, safe, service_of
+from .common import UserError, breakdown_text, clip, economy_line, event_words, lang_of, safe, service_of
 from .service import describe, names_and_colours
 
 # What each look costs: replays and charts are heavy pictures; the other pictures, and the history (the game played
@@ -137,6 +137,8 @@ async def _send_look(
     if what == "scores":
         title = translate(lang, M.FINAL_SCORES_TITLE if game.is_over else M.SCORES_SO_FAR_TITLE)
         text = title + "\n" + breakdown_text(game, rec.seats, lang)
+        if economy := economy_line(game, rec.seats, lang):  # coins, knights, towers: here, not in every table post
+            text += "\n" + economy
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
         return
     if what == "remaining":

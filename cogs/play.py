@@ -261,11 +261,13 @@ class PlayCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = service_of(interaction)
             rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
-            await service.undo(rec.id, interaction.user.id)
+            outcome = await service.undo(rec.id, interaction.user.id)
             rec = await service.get(rec.id)
             lang = lang_of(interaction)
             panel = await build_panel(rec, str(interaction.user.id), lang=lang)
-            panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{panel.content}"
+            warning = outcome.warning_in(lang)  # the table could not be posted: the undo is done all the same
+            said = f"{warning}\n" if warning else ""
+            panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{said}{panel.content}"
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())

@@ -17,7 +17,6 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import discord
 
@@ -54,7 +53,6 @@ from .common import (
     clip,
     decision_words,
     domino_words,
-    economy_line,
     event_lines,
     game_name,
     kingdom_name,
@@ -67,6 +65,7 @@ from .common import (
     their_turn,
     tiebreak_words,
 )
+from .notifier import Notifier, TurnNotice, quiet_end, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +84,7 @@ REPAIR_GRACE_SECONDS = 10.0  # a game changed this recently is still being shown
 COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
+MAX_TABLE_LINES = 8  # a table's text on a phone: the rest is in its picture and the looks
 
 
 OPTIONAL_STEPS = ("tax", "build", "dragon")
@@ -176,26 +176,45 @@ def game_language(rec: GameRecord) -> str:
     return first_supported((rec.config or {}).get("language"))
 
 
-def turn_key(game: Game) -> int:
-    """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
-    return game.deal * 1_000_000 + game.round * 1_000 + game.turn
+def fit_table(
+    head: list[str],
+    notes: list[str],
+    events: list[str],
+    tail: list[str],
+    *,
+    lines: int = MAX_TABLE_LINES,
+    chars: int = 2000,
+    earlier: Callable[[int], str] | None = None,
+) -> str:
+    """The table's text within `lines` lines and `chars` characters: `head` and `tail` (the title; the turn line or
+    the result, and the scores) whole; then the notes, then the newest events, as many as fit (a note that does not
+    fit whole is clipped). When events are left out, `earlier(n)` says how many, in the place of one."""
+    room_lines = max(0, lines - len(head) - len(tail))
+    room = chars - sum(len(line) + 1 for line in head + tail)
+    kept_notes: list[str] = []
+    for line in notes[:room_lines]:
+        if room <= 1:
+            break
+        kept_notes.append(clip(line, room - 1))
+        room -= len(kept_notes[-1]) + 1
+    room_lines -= len(kept_notes)
+    kept = _newest(events, room_lines, room)
+    if len(kept) < len(events) and earlier is not None and room_lines > 0:
+        kept = _newest(events, room_lines - 1, room - len(earlier(len(events))) - 1)
+        kept.insert(0, earlier(len(events) - len(kept)))
+    text = "\n".join([*head, *kept_notes, *kept, *tail])
+    return text if len(text) <= chars else clip(text, chars)  # only a result too long for Discord by itself
 
 
-def quiet_end(settings, now: datetime) -> datetime | None:
-    """When the person's quiet hours end, if `now` is inside them (in their time zone); else None."""
-    if settings.quiet_start is None or settings.quiet_end is None:
-        return None
-    zone = ZoneInfo(settings.timezone or "UTC")
-    local = now.astimezone(zone)
-    minute = local.hour * 60 + local.minute
-    start, end = settings.quiet_start, settings.quiet_end
-    inside = start <= minute < end if start < end else (minute >= start or minute < end)
-    if not inside:
-        return None
-    until = local.replace(hour=end // 60, minute=end % 60, second=0, microsecond=0)
-    if until <= local:
-        until += timedelta(days=1)
-    return until.astimezone(UTC)
+def _newest(events: list[str], lines: int, room: int) -> list[str]:
+    """The newest events, in order, within `lines` lines and `room` characters (each with its line break)."""
+    kept: list[str] = []
+    for line in reversed(events):
+        if len(kept) >= lines or room <= len(line) + 1:
+            break
+        kept.insert(0, line)
+        room -= len(line) + 1
+    return kept
 
 
 def describe(fn, *args, **kwargs) -> str:
@@ -267,6 +286,7 @@ class GameService:
         self._waits: dict[int, asyncio.Event] = {}  # per game: its computers' wait for an undo (set: play now)
         self._undo_offers: dict[int, Callable[[], Awaitable[None]]] = {}  # per game: takes the offered Undo away
         self._corrupt_logged: set[int] = set()
+        self.notifier = Notifier(self)  # turn DMs, pings and reminders: decided here, sent outside every lock
         # How the service shows a game on Discord: given by the cogs (cogs.table.attach), so the service builds no
         # view itself and imports no cog module.
         self.table_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
@@ -412,7 +432,7 @@ class GameService:
                 )
                 return outcome
             name = seat_name(rec.seats, player)
-            await self._publish(outcome, note=translate(game_language(rec), M.UNDO_PUBLIC, name=name))
+            await self._publish_or_warn(outcome, note=translate(game_language(rec), M.UNDO_PUBLIC, name=name))
             return outcome
 
     @staticmethod
@@ -556,6 +576,20 @@ class GameService:
         self._notes.pop(rec.id, None)
         outcome.table_posted = True
 
+    async def _publish_or_warn(self, outcome: MoveOutcome, *, note: str = "") -> None:
+        """`_publish`, for a change that is saved whatever happens here (an undo): a failure becomes the outcome's
+        warning (the repair pass posts the table later), never the answer instead of "done"."""
+        try:
+            await self._publish(outcome, note=note)
+        except Exception as error:
+            log.warning("Game %s: saved, but its table could not be posted: %s", outcome.record.id, error)
+
+            def warning(lang: str, error=error) -> str:
+                reason = error.text(lang) if isinstance(error, UserError) else translate(lang, M.TABLE_NOT_UPDATED)
+                return f"⚠️ {reason}"
+
+            outcome.warning = warning
+
     async def _save(
         self,
         rec: GameRecord,
@@ -619,6 +653,7 @@ class GameService:
         return task
 
     def stop_all(self) -> None:
+        self.notifier.stop()
         for game_id in list(self._chains):
             self.stop_computers(game_id)
 
@@ -633,6 +668,7 @@ class GameService:
         """Wait until no computer player is thinking or moving (for tests and shutdown)."""
         while self._chains:
             await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
+        await self.notifier.idle()
 
     async def _computer_chain(self, game_id: int, delay: float = 0.0) -> None:
         busy = 0.0
@@ -786,57 +822,50 @@ class GameService:
         return translate(lang, M.GAME_BEGINS, setup=setup)
 
     def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
+        """The table's words: the title, the notes (each once), what happened, then whose turn it is (or the result)
+        and the scores. At most MAX_TABLE_LINES lines (a final table: with its breakdown) and 2,000 characters: the turn line, its mention and
+        the scores are never cut; the oldest events go first, then the notes. The economy (coins, knights, towers)
+        is in the picture and `/look`, not here."""
         lang = game_language(rec)
-        lines = []
-        title = game_name(game.config.game, lang)
-        if game.is_over:
-            lines.append(translate(lang, M.TABLE_FINAL, game=title))
-        elif game.round == 0:
-            lines.append(translate(lang, M.TABLE_FIRST_LINE, game=title))
-        elif "dynasty" in game.config.variants:
-            lines.append(
-                translate(
-                    lang,
-                    M.TABLE_DYNASTY_ROUND,
-                    game=title,
-                    deal=game.deal + 1,
-                    round=game.round,
-                    rounds=game.setup.rounds,
-                )
-            )
-        else:
-            lines.append(translate(lang, M.TABLE_ROUND, game=title, round=game.round, rounds=game.setup.rounds))
-        if note:
-            lines.append(note)
-        lines.extend(event_lines(events, rec.seats, game, lang)[-12:])
+        head = [self._table_title(game, lang)]
         if game.is_over:
             result = game.result()
             names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
             many = len(result.winners) > 1
             if result.tiebreak:
                 line = M.WINNERS_TIEBREAK if many else M.WINNER_TIEBREAK
-                lines.append(translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang)))
+                tail = [translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang))]
             else:
-                lines.append(translate(lang, M.WINNERS if many else M.WINNER, names=names))
-            lines.append(breakdown_text(game, rec.seats, lang))
+                tail = [translate(lang, M.WINNERS if many else M.WINNER, names=names)]
+            tail += breakdown_text(game, rec.seats, lang).splitlines()
         else:
             d = game.decision()
             assert d is not None
-            lines.append(
-                translate(
-                    lang,
-                    M.YOUR_TURN_TABLE,
-                    player=mention(rec.seats, d.player, lang),
-                    what=decision_words(game, d, lang),
-                )
-            )
+            who = mention(rec.seats, d.player, lang)
+            tail = [translate(lang, M.YOUR_TURN_TABLE, player=who, what=decision_words(game, d, lang))]
         if not game.is_over:  # the final breakdown has the totals
-            lines.append(score_line(game, rec.seats, lang))
-        economy = economy_line(game, rec.seats, lang)
-        if economy:
-            lines.append(economy)
-        text = "\n".join(lines)
-        return text if len(text) <= 2000 else text[:1999] + "…"
+            tail.append(score_line(game, rec.seats, lang))
+        notes = list(dict.fromkeys(line for line in note.splitlines() if line.strip()))  # a repeated note once
+        return fit_table(
+            head,
+            notes,
+            event_lines(events, rec.seats, game, lang),
+            tail,
+            earlier=lambda n: translate_plural(lang, *M.EARLIER_EVENTS, n),
+        )
+
+    @staticmethod
+    def _table_title(game: Game, lang: str) -> str:
+        title = game_name(game.config.game, lang)
+        if game.is_over:
+            return translate(lang, M.TABLE_FINAL, game=title)
+        if game.round == 0:
+            return translate(lang, M.TABLE_FIRST_LINE, game=title)
+        if "dynasty" in game.config.variants:
+            return translate(
+                lang, M.TABLE_DYNASTY_ROUND, game=title, deal=game.deal + 1, round=game.round, rounds=game.setup.rounds
+            )
+        return translate(lang, M.TABLE_ROUND, game=title, round=game.round, rounds=game.setup.rounds)
 
     async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
         """Send the table picture with the turn's words; take the controls off the previous table."""
@@ -869,10 +898,12 @@ class GameService:
         channel = self.bot.get_partial_messageable(rec.channel_id)
         content = self.table_content(rec, game, events, note)
         to_act = rec.seat_of(d.player) if d else None
-        notify = "channel"
-        if to_act is not None and to_act.user_id is not None:
-            notify = (await self.store.get_user_settings(to_act.user_id)).notify
-        ping = to_act.user_id if to_act is not None and notify != "dm" else None
+        user_id = to_act.user_id if to_act is not None else None
+        key, now = turn_key(game), self.clock()
+        ping = None
+        if user_id is not None:
+            settings = await self.store.get_user_settings(user_id)
+            ping = user_id if self.notifier.table_ping(rec.id, key, user_id, settings, now) else None
         try:
             message = await channel.send(
                 content=content,
@@ -893,43 +924,12 @@ class GameService:
             ) from None
         await self._retire_table(rec)
         await self.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
-        if to_act is not None and to_act.user_id is not None and notify in ("dm", "both"):
-            rec = dataclasses.replace(rec, table_message_id=message.id, table_channel_id=rec.channel_id)
-            await self.notify_by_dm(rec, game, to_act.user_id, kind="turn", fallback=notify == "dm")
+        if ping is not None:
+            self.notifier.pinged(rec.id, key, ping, now)
+        self.notifier.turn_passed(rec.id, None if game.is_over else key)
+        if user_id is not None:  # told outside the lock, by the person's choice (DM, quiet hours...)
+            self.notifier.submit(TurnNotice(rec.id, key, user_id))
         return message
-
-    async def notify_by_dm(self, rec: GameRecord, game: Game, user_id: int, *, kind: str, fallback: bool) -> bool:
-        """Tell a person privately that it is their turn: a direct message with the link and the button, once per
-        turn (and kind: the turn, each reminder). When Discord refuses it (DMs closed), the channel mention
-        stands in, once, with a note. True when the DM went out."""
-        if not await self.store.claim_notification(rec.id, turn_key(game), user_id, kind):
-            return False
-        d = game.decision()
-        assert d is not None
-        link = self.table_link(rec)
-        where = f"<#{rec.channel_id}>"
-        lang = game_language(rec)  # no interaction here: the table's language
-        values = {"game": game_name(rec.kind, lang), "where": where, "what": decision_words(game, d, lang)}
-        text = translate(lang, M.DM_TURN_LINK, link=link, **values) if link else translate(lang, M.DM_TURN, **values)
-        try:
-            data = await self.bot.http.start_private_message(user_id)
-            await self.bot.get_partial_messageable(int(data["id"])).send(
-                text, view=self.turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
-            )
-            return True
-        except discord.HTTPException as error:
-            log.info("Game %s: no DM to user %s (%s); the channel mention stands in", rec.id, user_id, error)
-        if fallback:
-            channel = self.bot.get_partial_messageable(rec.channel_id)
-            try:
-                await channel.send(
-                    translate(lang, M.DM_REFUSED, player=f"<@{user_id}>", what=values["what"]),
-                    view=self.turn_view(rec, game),
-                    allowed_mentions=pings(user_id),
-                )
-            except discord.HTTPException:
-                log.warning("Game %s: the turn of user %s could not be told at all", rec.id, user_id)
-        return False
 
     async def story_files(
         self,
@@ -986,14 +986,17 @@ class GameService:
         Returns how many games were handled."""
         now = self.clock()
         handled = 0
+        telling = []
         for summary in await self.store.claim_due(now, self.owner, TIMER_LEASE_SECONDS):
             try:
-                await self._handle_due(summary.id, now)
+                if (task := await self._handle_due(summary.id, now)) is not None:
+                    telling.append(task)
                 handled += 1
             except Exception:
                 log.exception("Timer of game %s failed", summary.id)
             finally:
                 await self.store.release_claim(summary.id, self.owner)
+        await asyncio.gather(*telling, return_exceptions=True)  # the reminders, sent outside every lock
         return handled
 
     async def expire_lobbies(self) -> list[int]:
@@ -1056,14 +1059,16 @@ class GameService:
             try:
                 async with self.lock(rec.channel_id):
                     outcome = MoveOutcome(rec, game)
-                    note = "" if self._pending.get(rec.id) else translate(game_language(rec), M.TABLE_AGAIN)
+                    again = translate(game_language(rec), M.TABLE_AGAIN)  # said once, however many passes fail
+                    note = "" if self._pending.get(rec.id) or again in self._notes.get(rec.id, []) else again
                     await self._publish(outcome, note=note)
                     posted += outcome.table_posted
             except Exception:
                 log.warning("Game %s: its table could not be posted again yet", rec.id, exc_info=True)
+        await self.notifier.repair()  # notifications whose sender died while sending: once more
         return posted
 
-    async def _handle_due(self, game_id: int, now: datetime) -> None:
+    async def _handle_due(self, game_id: int, now: datetime) -> asyncio.Task | None:
         async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             game = rec.game
@@ -1095,46 +1100,24 @@ class GameService:
                     log.warning("Game %s: %s", rec.id, outcome.warning_in("en"))
                 return
             if rec.next_reminder_at is not None and rec.next_reminder_at <= now and seat is not None:
-                settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
-                quiet_until = quiet_end(settings, now) if settings else None
-                if quiet_until is not None:  # their quiet hours: the reminder waits until they end
-                    await self.store.set_turn_timer(
-                        rec.id, TurnTimer(quiet_until, rec.deadline_at), expected_version=rec.version
-                    )
-                    return
-                if settings is not None and settings.notify in ("dm", "both"):
-                    due = rec.next_reminder_at.isoformat(timespec="seconds")  # one DM per scheduled reminder
-                    sent = await self.notify_by_dm(
-                        rec, game, seat.user_id, kind=f"reminder {due}", fallback=settings.notify == "dm"
-                    )
-                    if settings.notify == "dm" or not sent:
-                        await self._next_reminder(rec, now)
-                        return
+                return await self._remind(rec, game, seat, now)
+        return None
 
-                channel = self.bot.get_partial_messageable(rec.channel_id)
-                link = self.table_link(rec)
-                try:
-                    lang = game_language(rec)
-                    values = {
-                        "player": mention(rec.seats, d.player, lang),
-                        "game": game_name(rec.kind, lang),
-                        "what": decision_words(game, d, lang),
-                    }
-                    await channel.send(
-                        translate(lang, M.REMINDER_LINK, link=link, **values)
-                        if link
-                        else translate(lang, M.REMINDER, **values),
-                        view=self.turn_view(rec, game),
-                        allowed_mentions=pings(seat.user_id),
-                    )
-                except discord.NotFound as error:
-                    if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
-                        await self.abandon_channel(rec.channel_id)
-                        return
-                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
-                except discord.HTTPException as error:  # still move the timer on, or it would fire every minute
-                    log.warning("Game %s: reminder not sent: %s", rec.id, error)
-                await self._next_reminder(rec, now)
+    async def _remind(self, rec: GameRecord, game: Game, seat: Seat, now: datetime) -> asyncio.Task | None:
+        """A reminder is due: the timer moves on (to the end of the person's quiet hours, if they are in them), and
+        the notifier tells them, outside the lock."""
+        settings = await self.store.get_user_settings(seat.user_id) if seat.user_id else None
+        quiet_until = quiet_end(settings, now) if settings else None
+        if quiet_until is not None:  # their quiet hours: the reminder waits until they end
+            await self.store.set_turn_timer(
+                rec.id, TurnTimer(quiet_until, rec.deadline_at), expected_version=rec.version
+            )
+            return None
+        await self._next_reminder(rec, now)
+        if seat.user_id is None:
+            return None
+        assert rec.next_reminder_at is not None
+        return self.notifier.submit(TurnNotice(rec.id, turn_key(game), seat.user_id, "reminder", rec.next_reminder_at))
 
     async def _next_reminder(self, rec: GameRecord, now: datetime) -> None:
         timer = TurnTimer(now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None, rec.deadline_at)
@@ -1153,6 +1136,7 @@ class GameService:
                 continue
             self._pending.pop(summary.id, None)
             self._notes.pop(summary.id, None)
+            self.notifier.turn_passed(summary.id, None)
             log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
             ended.append(summary.id)
         return ended

@@ -68,6 +68,7 @@ async def guarded(interaction: discord.Interaction, work) -> None:
     the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
     try:
         await work
+        await _private_notes(interaction)
     except NoGameHere as error:
         text = error.text(lang_of(interaction))
         try:
@@ -96,6 +97,20 @@ async def guarded(interaction: discord.Interaction, work) -> None:
         log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
             await answer_error(interaction, translate(lang_of(interaction), SORRY))
+
+
+async def _private_notes(interaction: discord.Interaction) -> None:
+    """What the bot has to tell this person only (their direct messages are closed to it), once, after the answer to
+    their interaction: never in the channel."""
+    notifier = getattr(getattr(interaction.client, "service", None), "notifier", None)
+    if notifier is None or not interaction.response.is_done():
+        return
+    note = notifier.private_note(interaction.user.id, lang_of(interaction))
+    if note is not None:
+        try:
+            await interaction.followup.send(note, ephemeral=True)
+        except discord.HTTPException:
+            log.info("Interaction %s: the private note could not be sent", interaction.id)
 
 
 def walk_components(components) -> Iterator[discord.Component]:
@@ -950,8 +965,8 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
             await interaction.response.defer()
-            await service_of(interaction).undo(self.gid, interaction.user.id)
-            await after_undo(interaction, self.gid)
+            outcome = await service_of(interaction).undo(self.gid, interaction.user.id)
+            await after_undo(interaction, self.gid, outcome.warning_in(lang_of(interaction)))
 
         await guarded(interaction, work())
 
@@ -976,12 +991,14 @@ class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:play
         await guarded(interaction, work())
 
 
-async def after_undo(interaction: discord.Interaction, gid: int) -> None:
-    """After an undo: the panel of the decision the person is back at."""
+async def after_undo(interaction: discord.Interaction, gid: int, warning: str | None = None) -> None:
+    """After an undo: the panel of the decision the person is back at (with the warning when the table could not
+    be posted: the undo is done all the same)."""
     rec = await service_of(interaction).get(gid)
     lang = lang_of(interaction)
     panel = await build_panel(rec, str(interaction.user.id), lang=lang)
-    panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{panel.content}"
+    said = f"{warning}\n" if warning else ""
+    panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{said}{panel.content}"
     await show_panel(interaction, panel, edit=True)
 
 

@@ -244,6 +244,17 @@ class UserSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingNotification:
+    """A notification claimed but never marked sent (its process died while sending): the repair pass sends it again,
+    once."""
+
+    game_id: int
+    turn_key: int
+    kind: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A guild's limits: lobbies one member may host at once, games one member may sit in at once (lobby or play),
     and how long a lobby may sit unchanged before it expires. Constructing bad values raises ValueError."""

@@ -40,6 +40,7 @@ from db.models import (
     GameStatus,
     GameSummary,
     GuildSettings,
+    PendingNotification,
     Seat,
     SeatResult,
     TurnTimer,
@@ -71,6 +72,7 @@ _DUE_AT = (
     "CASE WHEN next_reminder_at IS NULL THEN deadline_at "
     "WHEN deadline_at IS NULL OR next_reminder_at <= deadline_at THEN next_reminder_at ELSE deadline_at END"
 )
+NOTIFICATION_ATTEMPTS = 2  # a notification is claimed at most twice: once, and once more after a crash mid-send
 _DUE = "status = 'playing' AND (next_reminder_at <= ? OR deadline_at <= ?)"
 
 
@@ -523,7 +525,12 @@ class SqlGameStore:
                 "UPDATE games SET timer_owner = NULL, timer_claim_until = NULL WHERE timer_owner = ? RETURNING id",
                 (owner,),
             )
-            return len(tables) + len(timers)
+            notes = await tx.fetchall(
+                "release_owner_notifications",
+                "UPDATE notifications SET lease_until = 0 WHERE owner = ? AND sent_at IS NULL RETURNING game_id",
+                (owner,),
+            )
+            return len(tables) + len(timers) + len(notes)
 
     async def release_table_post(self, game_id: int, version: int, owner: str) -> bool:
         async with self._write() as tx:
@@ -572,18 +579,83 @@ class SqlGameStore:
                 await self._require_game(tx, game_id)
             return bool(released)
 
-    async def claim_notification(self, game_id: int, turn_key: int, user_id: int, kind: str) -> bool:
+    async def claim_notification(
+        self,
+        game_id: int,
+        turn_key: int,
+        user_id: int,
+        kind: str,
+        *,
+        owner: str = "",
+        lease_seconds: float = 300.0,
+        sent: bool = False,
+    ) -> bool:
         if not kind:
             raise ValueError("a notification kind is a non-empty string such as 'turn' or 'reminder'")
+        if isinstance(lease_seconds, bool) or not isinstance(lease_seconds, int | float) or not lease_seconds > 0:
+            raise ValueError(f"lease_seconds must be a number of seconds above 0, not {lease_seconds!r}")
+        now = self._now_ms()
+        until = now + math.ceil(lease_seconds * 1000)
         async with self._write() as tx:
             await self._require_game(tx, game_id)
             rows = await tx.fetchall(
                 "claim_notification",
-                "INSERT INTO notifications (game_id, turn_key, kind, user_id, claimed_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id, turn_key, kind) DO NOTHING RETURNING game_id",
-                (game_id, turn_key, kind, user_id, self._now_ms()),
+                "INSERT INTO notifications "
+                "(game_id, turn_key, kind, user_id, claimed_at, owner, lease_until, sent_at, attempts) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (game_id, turn_key, kind) DO UPDATE SET "
+                "owner = excluded.owner, lease_until = excluded.lease_until, claimed_at = excluded.claimed_at, "
+                "sent_at = excluded.sent_at, attempts = notifications.attempts + 1 WHERE notifications.sent_at IS NULL "
+                f"AND notifications.lease_until <= ? AND notifications.attempts < {NOTIFICATION_ATTEMPTS} "
+                "RETURNING game_id",
+                (game_id, turn_key, kind, user_id, now, owner, None if sent else until, now if sent else None, now),
             )
             return bool(rows)
+
+    async def notification_sent(
+        self, game_id: int, turn_key: int, kind: str, *, message: tuple[int, int] | None = None
+    ) -> bool:
+        channel_id, message_id = message if message is not None else (None, None)
+        async with self._write() as tx:
+            rows = await tx.fetchall(
+                "notification_sent",
+                "UPDATE notifications SET sent_at = ?, lease_until = NULL, message_channel_id = ?, message_id = ? "
+                "WHERE game_id = ? AND turn_key = ? AND kind = ? RETURNING game_id",
+                (self._now_ms(), channel_id, message_id, game_id, turn_key, kind),
+            )
+            return bool(rows)
+
+    async def notification_messages(self, game_id: int, *, other_than: int | None = None) -> list[tuple[int, int]]:
+        sql = "SELECT message_channel_id, message_id FROM notifications WHERE game_id = ? AND message_id IS NOT NULL"
+        params: list[Any] = [game_id]
+        if other_than is not None:
+            sql += " AND turn_key <> ?"
+            params.append(other_than)
+        async with self._read() as tx:
+            rows = await tx.fetchall("notification_messages", sql + " ORDER BY turn_key, kind", params)
+        return [(int(r["message_channel_id"]), int(r["message_id"])) for r in rows]
+
+    async def forget_notification_messages(self, game_id: int, message_ids: Collection[int]) -> int:
+        if not message_ids:
+            return 0
+        ids = list(message_ids)
+        async with self._write() as tx:
+            return await tx.execute(
+                "forget_messages",
+                "UPDATE notifications SET message_channel_id = NULL, message_id = NULL "
+                f"WHERE game_id = ? AND message_id IN ({_marks(ids)})",
+                [game_id, *ids],
+            )
+
+    async def unsent_notifications(self, limit: int = 50) -> list[PendingNotification]:
+        async with self._read() as tx:
+            rows = await tx.fetchall(
+                "unsent_notifications",
+                "SELECT game_id, turn_key, kind, user_id FROM notifications WHERE sent_at IS NULL "
+                f"AND lease_until <= ? AND attempts < {NOTIFICATION_ATTEMPTS} "
+                "ORDER BY claimed_at, game_id, turn_key, kind LIMIT ?",
+                (self._now_ms(), limit),
+            )
+        return [PendingNotification(r["game_id"], r["turn_key"], r["kind"], r["user_id"]) for r in rows]
 
     # Members
 

@@ -22,6 +22,7 @@ from db.models import (
     GameStatus,
     GameSummary,
     GuildSettings,
+    PendingNotification,
     Seat,
     SeatResult,
     TurnTimer,
@@ -221,7 +222,7 @@ class GameStore(Protocol):
         ...
 
     async def release_claims_of(self, owner: str) -> int:
-        """Drop every claim (table posts, timers) held by `owner`: a process that restarts under the same stable
+        """Drop every claim (table posts, timers, notifications not marked sent) held by `owner`: a process that restarts under the same stable
         name takes back at once what it held when it died, instead of waiting for the leases to run out. Returns
         how many claims were dropped."""
         ...
@@ -241,9 +242,43 @@ class GameStore(Protocol):
         """Drop `owner`'s timer claim on the game; False if `owner` did not hold it."""
         ...
 
-    async def claim_notification(self, game_id: int, turn_key: int, user_id: int, kind: str) -> bool:
-        """True only the first time it is called for (game, `turn_key`, `kind`), across processes: send the
-        notification then, and not again."""
+    async def claim_notification(
+        self,
+        game_id: int,
+        turn_key: int,
+        user_id: int,
+        kind: str,
+        *,
+        owner: str = "",
+        lease_seconds: float = 300.0,
+        sent: bool = False,
+    ) -> bool:
+        """Claim the notification (game, `turn_key`, `kind`) for `owner`, across processes: True the first time,
+        then False while the claim is held or once it is marked sent (`notification_sent`). A claim never marked sent
+        is a lease: once `lease_seconds` pass (or `release_claims_of(owner)`), it may be claimed again, once (two
+        claims in all), so a process that died while sending does not lose the notification, nor repeat it for
+        ever. `sent`: claimed and marked sent at once (nothing left to send: a record that it was told)."""
+        ...
+
+    async def notification_sent(
+        self, game_id: int, turn_key: int, kind: str, *, message: tuple[int, int] | None = None
+    ) -> bool:
+        """Mark a claimed notification handled (sent, or given up for good), with the direct message that carries its
+        button (channel id, message id), if any; False if it was never claimed."""
+        ...
+
+    async def notification_messages(self, game_id: int, *, other_than: int | None = None) -> list[tuple[int, int]]:
+        """The direct messages (channel id, message id) of the game's notifications whose button is still live, but
+        those of the turn `other_than`."""
+        ...
+
+    async def forget_notification_messages(self, game_id: int, message_ids: Collection[int]) -> int:
+        """Their buttons are gone: these messages are no longer listed by `notification_messages`. Returns how many."""
+        ...
+
+    async def unsent_notifications(self, limit: int = 50) -> list[PendingNotification]:
+        """Notifications claimed, never marked sent, whose lease ran out and that may still be claimed again: what
+        the repair pass sends (oldest first)."""
         ...
 
     # Members

@@ -142,6 +142,11 @@ UNKNOWN_LOBBY_ACTION = N_("Unknown lobby action {action}.")
 CANNOT_START = N_("This table cannot start yet: {reason}")
 REMATCH_ONLY_PLAYERS = N_("Only the players of that game can ask for a rematch: start a new one with `/game new`.")
 REMATCH_NOTE = N_("🔁 Rematch! Same players and options; the host can start when everyone is ready.")
+# Branch notify: the Rematch button is the players'; someone who watched joins its table like any other.
+REMATCH_WATCHER = N_(
+    "**Rematch** is for the players of that game: their table is open, so take a seat with its **Join** button "
+    "while one is free."
+)
 PLAYER_RANGE = N_("{game} takes {low}-{high} players, not {size}.")
 COMPUTERS_AT_MOST = NP_(
     "Leave at least one seat for a person: at most {n} computer player.",
@@ -287,9 +292,18 @@ REMINDER_LINK = N_("⏳ {player}, reminder: it's your turn in {game}: {what}. Th
 
 DM_TURN = N_("🎲 It's your turn in {game} ({where}): {what}.")
 DM_TURN_LINK = N_("🎲 It's your turn in {game} ({where}): {what}. The table: {link}")
-DM_REFUSED = N_(
-    "➡️ {player}, it's your turn: {what}. (I could not send you a direct message, so I ping you here; "
-    "`/settings notify` changes how you are told.)"
+# Branch notify: reminders that say so, the turn told in the channel when a DM cannot be sent, the private note
+# about closed DMs.
+DM_REMINDER = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}.")
+DM_REMINDER_LINK = N_("⏳ Reminder: it's still your turn in {game} ({where}): {what}. The table: {link}")
+TURN_PING = N_("➡️ {player}, it's your turn in {game}: {what}.")
+TURN_PING_LINK = N_("➡️ {player}, it's your turn in {game}: {what}. The table: {link}")
+EARLIER_EVENTS = NP_(
+    "… and {n} earlier move: **History** tells every move.", "… and {n} earlier moves: **History** tells every move."
+)
+DMS_CLOSED_PRIVATE = N_(
+    "📪 I could not send you a direct message about your turn: your direct messages are closed to me, so I "
+    "pinged you in the game's channel instead. `/settings notify` changes how you are told."
 )
 LIMIT_HOSTED = NP_(
     "You already host {n} open table in this server (the limit is {limit}): start or cancel one first "

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from db import GameNotFound, TurnTimer
+from db.models import PendingNotification
 
 from .conftest import fake_state, new_game, playing_game
 
@@ -166,6 +167,72 @@ async def test_racing_notifiers_send_once(open_store):
     game = await playing_game(stores[0])
     outcomes = await asyncio.gather(*(stores[n % 2].claim_notification(game.id, 1, 1, "dm") for n in range(10)))
     assert outcomes.count(True) == 1
+
+
+async def test_a_notification_claim_is_a_lease_taken_again_once(store, open_store, clock):
+    game = await playing_game(store)
+    other = await open_store()
+    assert await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", lease_seconds=60)
+    assert await store.unsent_notifications() == [], "the lease still holds"
+    clock.advance(seconds=59)
+    assert not await other.claim_notification(game.id, 3, 1, "turn", owner="bot-b", lease_seconds=60)
+    # bot-a died while sending: once its lease ran out, the repair pass sees it and may claim it again, once.
+    clock.advance(seconds=2)
+    assert await other.unsent_notifications() == [PendingNotification(game.id, 3, "turn", 1)]
+    assert await other.claim_notification(game.id, 3, 1, "turn", owner="bot-b", lease_seconds=60)
+    assert await store.unsent_notifications() == []
+    clock.advance(seconds=120)
+    assert await store.unsent_notifications() == [], "two claims in all: a second crash does not repeat it again"
+    assert not await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", lease_seconds=60)
+    # Marked sent: never again, whatever the time.
+    assert await store.claim_notification(game.id, 4, 1, "turn", owner="bot-a", lease_seconds=60)
+    assert await store.notification_sent(game.id, 4, "turn")
+    clock.advance(hours=1)
+    assert not await other.claim_notification(game.id, 4, 1, "turn", owner="bot-b", lease_seconds=60)
+    assert await store.unsent_notifications() == []
+    assert not await store.notification_sent(game.id, 5, "turn"), "never claimed"
+    with pytest.raises(ValueError, match="lease_seconds"):
+        await store.claim_notification(game.id, 6, 1, "turn", owner="bot-a", lease_seconds=0)
+
+
+async def test_a_notification_claimed_as_sent_is_never_sent_again(store, open_store, clock):
+    game = await playing_game(store)
+    assert await store.claim_notification(game.id, 3, 1, "turn", owner="bot-a", sent=True)
+    clock.advance(hours=1)
+    assert await store.unsent_notifications() == []
+    assert not await (await open_store()).claim_notification(game.id, 3, 1, "turn", owner="bot-b")
+    assert await store.release_claims_of("bot-a") == 0, "nothing held"
+
+
+async def test_the_direct_messages_of_a_game_are_listed_until_forgotten(store, open_store):
+    game = await playing_game(store)
+    other = await playing_game(store, channel_id=99)
+    for turn, message in ((1, 501), (2, 502)):
+        assert await store.claim_notification(game.id, turn, 1, "turn", owner="bot-a")
+        assert await store.notification_sent(game.id, turn, "turn", message=(77, message))
+    assert await store.claim_notification(game.id, 2, 1, "reminder x", owner="bot-a")
+    assert await store.notification_sent(game.id, 2, "reminder x")  # no message: nothing to take off
+    assert await store.claim_notification(other.id, 1, 1, "turn", owner="bot-a")
+    assert await store.notification_sent(other.id, 1, "turn", message=(78, 601))
+    reader = await open_store()  # what another process (or this one, restarted) sees
+    assert await reader.notification_messages(game.id) == [(77, 501), (77, 502)]
+    assert await reader.notification_messages(game.id, other_than=2) == [(77, 501)]
+    assert await reader.forget_notification_messages(game.id, [501]) == 1
+    assert await store.notification_messages(game.id) == [(77, 502)]
+    assert await store.forget_notification_messages(game.id, [601]) == 0, "another game's message stays"
+    assert await store.notification_messages(other.id) == [(78, 601)]
+    assert await store.forget_notification_messages(game.id, []) == 0
+
+
+async def test_a_restarted_process_drops_its_notification_leases(store):
+    game = await playing_game(store)
+    assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)
+    assert await store.claim_notification(game.id, 8, 1, "turn", owner="host:shards=0", lease_seconds=300)
+    assert await store.notification_sent(game.id, 8, "turn")
+    assert await store.claim_notification(game.id, 9, 1, "turn", owner="elsewhere", lease_seconds=300)
+    assert await store.release_claims_of("host:shards=0") == 1, "only its unsent claim"
+    assert await store.unsent_notifications() == [PendingNotification(game.id, 7, "turn", 1)]
+    assert await store.claim_notification(game.id, 7, 1, "turn", owner="host:shards=0", lease_seconds=300)
 
 
 async def test_claim_due_takes_no_more_than_the_limit_when_games_are_equally_due(store, clock):

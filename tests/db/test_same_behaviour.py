@@ -39,7 +39,9 @@ OPERATIONS = st.one_of(
     st.tuples(st.just("claim_table"), GAME, st.sampled_from(["a", "b"])),
     st.tuples(st.just("claim_due"), st.sampled_from(["a", "b"]), st.integers(1, 3)),
     st.tuples(st.just("release"), GAME, st.sampled_from(["a", "b"])),
-    st.tuples(st.just("notify"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"])),
+    st.tuples(st.just("notify"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"]), st.booleans()),
+    st.tuples(st.just("notify_sent"), GAME, st.integers(0, 2), st.sampled_from(["turn", "dm"])),
+    st.tuples(st.just("forget_messages"), GAME, st.integers(0, 2)),
     st.tuples(st.just("tick"), st.integers(1, 40)),
 )
 
@@ -64,6 +66,8 @@ class Run:
             fields.pop("game", None)
             if "id" in fields:
                 fields["id"] = self.ids.index(fields["id"]) if fields["id"] in self.ids else "?"
+            if "game_id" in fields:
+                fields["game_id"] = self.ids.index(fields["game_id"]) if fields["game_id"] in self.ids else "?"
             return {k: self.plain(v) for k, v in fields.items()}
         return value
 
@@ -125,7 +129,11 @@ class Run:
             if kind == "release":
                 return await s.release_claim(game_id, op[2])
             if kind == "notify":
-                return await s.claim_notification(game_id, op[2], 1, op[3])
+                return await s.claim_notification(game_id, op[2], 1, op[3], owner="a", lease_seconds=600, sent=op[4])
+            if kind == "notify_sent":
+                return await s.notification_sent(game_id, op[2], op[3], message=(7, 100 + op[2]))
+            if kind == "forget_messages":
+                return await s.forget_notification_messages(game_id, [100 + op[2]])
             raise AssertionError(kind)
         except Exception as error:  # the refusal itself is the answer to compare
             return type(error).__name__
@@ -138,6 +146,8 @@ class Run:
             "actions": [self.plain(await s.get_actions(game_id)) for game_id in self.ids],
             "stale": self.plain(await s.stale_tables()),
             "due": self.plain(await s.due_games(self.clock.now)),
+            "unsent": self.plain(await s.unsent_notifications()),
+            "messages": [await s.notification_messages(game_id, other_than=1) for game_id in self.ids],
             "mine": self.plain(await s.active_games_of(1, 1)),
             "counts": [await s.count_active_games_of(1, u) for u in range(1, 6)],
             "hosted": [await s.count_lobbies_hosted(1, u) for u in range(1, 6)],

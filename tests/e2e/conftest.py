@@ -59,6 +59,9 @@ POSTGRES_TESTS = frozenset(
         "test_queendomino_three_players_uses_knights_buildings_and_dragon",
         "test_royal_wedding_teams_of_six_with_computer_players",
         "test_solo_game_against_a_hard_computer",
+        # notifications: a claim is a lease taken again after a crash; quiet hours move the timer
+        "test_a_crash_while_opening_the_direct_message_sends_it_again_once",
+        "test_quiet_hours_hold_every_notification_until_they_end",
     }
 )
 # Tests known to be flaky on PostgreSQL, by name, with the reason: their PostgreSQL variant is marked xfail (not

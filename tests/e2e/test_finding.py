@@ -94,13 +94,25 @@ async def test_direct_message_notifications_and_their_fallback(fake, bot):
     while (rec := await _record(bot, fake)).game.decision().player == str(fake.bob.id):
         await play_turn(fake, fake.bob, CH, rng)
     assert len(fake.messages_in(fake.dm_channel(fake.bob))) == count
-    # Bob closes his DMs: the next turn falls back to a mention in the channel, once, with a note.
+    # Bob closes his DMs: the next turn falls back to a ping in the channel, once, that says nothing about his DMs;
+    # he alone is told why, on his next click.
     fake.close_dms(fake.bob)
     while (rec := await _record(bot, fake)).game.decision().player != str(fake.bob.id):
         await play_turn(fake, people[rec.game.decision().player], CH, rng)
+    await bot.service.idle()
+    fallback = [m for m in fake.messages_in(CH) if f"<@{fake.bob.id}>, it's your turn in Kingdomino" in m.content]
+    assert len(fallback) == 1 and TURN in fallback[0].button_labels
+    public = [m.content for m in fake.messages_in(CH) if not m.ephemeral]
+    assert not any("direct message" in text for text in public), "the channel is not told that his DMs are closed"
+    look = await fake.slash(fake.bob, CH, "look", "scores")
+    answer, note = await look.wait_followups(2)
+    assert (
+        "Scores so far" in answer.content and note.ephemeral and "could not send you a direct message" in note.content
+    )
+    again = await fake.slash(fake.bob, CH, "look", "scores")
+    await again.wait_followups(1)
     await fake.settle()
-    fallback = [m for m in fake.messages_in(CH) if "could not send you a direct message" in m.content]
-    assert len(fallback) == 1 and f"<@{fake.bob.id}>" in fallback[0].content
+    assert len(again.followups) == 1, "told once"
     fake.take_violations()
 
 
