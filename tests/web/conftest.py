@@ -74,11 +74,11 @@ async def local(local_settings: Settings) -> AsyncIterator:
     from web.local import start_local
 
     store = await open_store(local_settings.database_path, None)
-    bot = await start_local(local_settings, store, timer_period=0.5)
+    board_bot = await start_local(local_settings, store, timer_period=0.5)
     try:
-        yield bot
+        yield board_bot
     finally:
-        await bot.close()
+        await board_bot.close()
         await store.close()
 
 
