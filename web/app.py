@@ -221,7 +221,7 @@ class Board:
         return web.json_response(
             {
                 "local": self.local,
-                "people": list(self.session(request).users),
+                "people": [str(u) for u in self.session(request).users],
                 "lang": lang,
                 "languages": [code for code in LANGUAGES],
                 "strings": page_strings(lang),
@@ -599,10 +599,9 @@ class Board:
         if found is None:
             raise Refusal(403, translate(self.lang_of(request), M.WEB_LINK_EXPIRED))
         user, gid = found
-        response = web.HTTPFound(f"../?game={gid}")
+        response = web.Response(status=302, headers={"Location": f"../?game={gid}", "Cache-Control": "no-store"})
         self.set_session(response, self.session(request).with_user(user), request)
-        response.headers.update(SECURITY_HEADERS)
-        raise response
+        return response
 
 
 async def start_board(service: Any, hub: Hub, settings: Any, *, local: bool) -> Board:

@@ -23,7 +23,8 @@ COOKIE = "kd_board"
 SESSION_SECONDS = 30 * 24 * 3600
 LINK_SECONDS = 15 * 60
 MAX_IDENTITIES = 8
-ID_LIMIT = 2**53 - 1  # ids stay exact as JavaScript numbers
+ID_LIMIT = 2**53 - 1  # local people's ids stay exact as JavaScript numbers
+USER_ID_LIMIT = 2**63 - 1  # Discord user ids (snowflakes) are 64-bit
 
 
 def new_secret() -> bytes:
@@ -84,7 +85,7 @@ class Session:
         users = payload.get("u") if payload else None
         if not isinstance(users, list):
             return cls()
-        return cls(tuple(u for u in users if isinstance(u, int) and 0 < u <= ID_LIMIT)[:MAX_IDENTITIES])
+        return cls(tuple(u for u in users if isinstance(u, int) and 0 < u <= USER_ID_LIMIT)[:MAX_IDENTITIES])
 
 
 def new_local_user() -> int:

@@ -102,3 +102,16 @@ async def open_page(browser) -> AsyncIterator[Callable]:
     for context in contexts:
         await context.close()
     assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture
+def bot_settings(tmp_path: Path, database_url: str | None) -> Settings:  # noqa: F811 - the e2e fixture
+    """The e2e bot's settings (tests/e2e/conftest.py) with its board on a free port."""
+    return Settings(
+        token="fake-token",
+        database_path=tmp_path / "test.sqlite3",
+        dev_guild_id=None,
+        log_level=logging.INFO,
+        database_url=database_url,
+        web_port=0,
+    )
