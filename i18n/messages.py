@@ -603,12 +603,9 @@ WEB_CLAIM = N_("Claim domino {domino}")
 WEB_BUILD = N_("Build {building} for {coins}")
 WEB_BURN = N_("Burn {building}")
 WEB_COST = N_("cost {coins}")
-WEB_CELL = N_("{cell}: {terrain}, {crowns} crowns")
+WEB_CELL = N_("{cell}: {terrain}, crowns: {crowns}")
 WEB_KINGDOM_OF = N_("Kingdom of {name}")
-WEB_MOVED = N_("Moved: {what}")
-WEB_TURN_OF = N_("{name} to play")
 WEB_SEAT_FREE = N_("free seat")
-WEB_COMPUTERS_CAN_WAIT = N_("Computer players take the other seats.")
 
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for

@@ -82,6 +82,14 @@ class Refusal(Exception):
         self.status, self.text = status, text
 
 
+class Declined(Refusal):
+    """A well-formed move the game declines (not your turn, the table changed, nothing to undo...): an answer
+    (HTTP 200, `ok: false`) that the board shows, not a failed request."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(200, text)
+
+
 class Board:
     """The board server of one bot process."""
 
@@ -161,7 +169,7 @@ class Board:
         except Refusal as refusal:
             if refusal.status != 429:
                 self.metrics.refusals.inc()
-            response = web.json_response({"error": refusal.text}, status=refusal.status)
+            response = web.json_response({"ok": False, "error": refusal.text}, status=refusal.status)
         except web.HTTPRequestEntityTooLarge:
             response = web.json_response({"error": translate(lang, M.WEB_TOO_LARGE, limit=MAX_BODY)}, status=413)
         if not response.prepared:
@@ -318,17 +326,27 @@ class Board:
         try:
             change = topic.changed  # taken before each read: a change during the read wakes the next wait
             view = await self.view_for(request, gid)
+            lock = self.service.lock(await self.service.channel_of(gid))
             await response.prepare(request)
+            sent_settling = False
             while True:
-                if view["version"] != known:
+                settling = lock.locked()  # a move is still being saved and shown: draw it, offer nothing yet
+                if view["version"] != known or (sent_settling and not settling):
+                    if settling:
+                        view = {**view, "settling": True, "actions": None}
                     await response.write(f"id: {view['version']}\ndata: {json.dumps(view)}\n\n".encode())
-                    known = view["version"]
+                    known, sent_settling = view["version"], settling
                     changed = self._changed_at.get(gid)
                     if changed is not None:
                         self.metrics.push.observe(time.perf_counter() - changed)
                 else:
                     await response.write(b": still here\n\n")
-                woke = await wait_changed(change, KEEPALIVE_SECONDS)
+                if settling:
+                    async with lock:  # the move's end (its last save, its table): then the settled state
+                        pass
+                    woke = True
+                else:
+                    woke = await wait_changed(change, KEEPALIVE_SECONDS)
                 change = topic.changed
                 view = await self.view_for(request, gid, fresh=not woke)  # a quiet spell: read again anyway
         except (ConnectionResetError, asyncio.CancelledError):
@@ -351,7 +369,7 @@ class Board:
         users = self.session(request).users
         seated = [s.user_id for s in rec.seats if s.user_id is not None and s.user_id in users]
         if not seated:
-            raise Refusal(403, translate(self.lang_of(request), M.NOT_PLAYING))
+            raise Declined(translate(self.lang_of(request), M.WEB_NOT_SEATED))
         d = rec.game.decision() if rec.game is not None else None
         if d is not None:
             seat = rec.seat_of(d.player)
@@ -382,7 +400,7 @@ class Board:
             user = self.acting_user(request, rec)
             outcome = await self.service.play(gid, user, action, expected_version=version, through_optional=through)
         except UserError as error:
-            raise Refusal(409, error.text(lang)) from None
+            raise Declined(error.text(lang)) from None
         except StoreError as error:
             raise Refusal(503, str(error)) from None
         self.metrics.moves.labels(source="board").inc()
@@ -410,7 +428,7 @@ class Board:
             last = await self._last_person(gid, seated)
             outcome = await self.service.undo(gid, last if last is not None else user)
         except UserError as error:
-            raise Refusal(409, error.text(lang)) from None
+            raise Declined(error.text(lang)) from None
         return web.json_response({"ok": True, "version": outcome.record.version})
 
     async def _last_person(self, gid: int, seated: list[int | None]) -> int | None:
@@ -559,9 +577,9 @@ class Board:
 
                 await self.service.store.join_game(gid, rec.version, Seat.human(user, name, next_colour(rec.seats)))
         except UserError as error:
-            raise Refusal(409, error.text(lang)) from None
+            raise Declined(error.text(lang)) from None
         except StoreError:
-            raise Refusal(409, translate(lang, M.STALE)) from None
+            raise Declined(translate(lang, M.STALE)) from None
         response = web.json_response({"ok": True})
         self.set_session(response, session, request)
         return response
@@ -574,9 +592,9 @@ class Board:
         version = self.version_of(body, lang)
         rec = await self.service.get(gid)
         if rec.host_user_id not in self.session(request).users:
-            raise Refusal(403, translate(lang, M.WEB_ONLY_HOST_START))
+            raise Declined(translate(lang, M.WEB_ONLY_HOST_START))
         if rec.version != version:
-            raise Refusal(409, translate(lang, M.STALE))
+            raise Declined(translate(lang, M.STALE))
         await self._start(gid, lang)
         return web.json_response({"ok": True})
 
@@ -591,7 +609,7 @@ class Board:
                 check_can_start(rec)
                 await self.service.start(rec)
         except UserError as error:
-            raise Refusal(409, error.text(lang)) from None
+            raise Declined(error.text(lang)) from None
 
     async def join_link(self, request: web.Request) -> web.Response:
         """A signed link the bot gave one person for one game: this browser now acts as them; on to the board."""

@@ -32,19 +32,13 @@ class Page:
     async def goto(self, url: str) -> None:
         await self.page.goto(url)
 
-    @property
-    def touch(self) -> bool:
-        return bool(self.page.context._options.get("hasTouch")) if hasattr(self.page.context, "_options") else False
-
     async def tap(self, selector: str) -> None:
         """A touch on a phone, a click on a desktop."""
         locator = self.page.locator(selector).first
-        await locator.scroll_into_view_if_needed()
-        try:
+        touch = self.page.context.browser is not None and await self.page.evaluate("() => 'ontouchstart' in window")
+        if touch:
             await locator.tap(timeout=STEP_TIMEOUT_MS)
-        except Exception as error:  # a desktop context has no touch: click instead
-            if "hasTouch" not in str(error):
-                raise
+        else:
             await locator.click(timeout=STEP_TIMEOUT_MS)
         self.taps += 1
 

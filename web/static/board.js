@@ -21,6 +21,7 @@
   let zoom = 1;
   let lastLog = [];
   let lastLine = "";
+  let top0 = 0, left0 = 0; // the frame's corner of the kingdom being drawn (for the squares' names)
 
   const $ = (id) => document.getElementById(id);
   const fmt = (text, values) => String(text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
@@ -55,7 +56,7 @@
     const response = await fetch(path, options);
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok || data.ok === false) throw new Error(data.error || response.statusText);
     return data;
   }
   function toast(text, info) {
@@ -196,8 +197,10 @@
   }
   async function post(what, body) {
     toast("");
-    try { await api(`api/games/${gid}/${what}`, Object.assign({ version: state.version }, body || {})); }
-    catch (err) { toast(err.message); }
+    try {
+      await api(`api/games/${gid}/${what}`, Object.assign({ version: state.version }, body || {}));
+      if (what === "join") openBoard(gid); // the live view is per person: connect again as the seated one
+    } catch (err) { toast(err.message); }
   }
 
   // -- drawing -------------------------------------------------------------------------------------------------
@@ -223,7 +226,7 @@
       main.append(el("div", { class: "layout" }, right, el("div", { class: "realm" }, mainK, others)));
     }
     main.dataset.version = state.version;
-    main.dataset.turn = state.status === "lobby" ? "lobby" : !state.turn ? "over" : state.turn.you ? state.turn.kind : "wait";
+    main.dataset.turn = state.status === "lobby" ? "lobby" : !state.turn ? "over" : state.turn.you && !state.settling ? state.turn.kind : "wait";
     if (focusId && $(focusId)) $(focusId).focus();
   }
 
@@ -374,6 +377,7 @@
     const rows = bottom - top + 1, cols = right - left + 1, C = 40;
     const svg = sv("svg", { class: "grid", viewBox: `-14 -14 ${cols * C + 16} ${rows * C + 16}`, role: "group", "aria-label": fmt(S.kingdom_of, { name: kingdomTitle(k) }) });
     const x = (c) => (c - left) * C, y = (r) => (r - top) * C;
+    top0 = top; left0 = left;
     for (let c = left; c <= right; c++) svg.append(sv("text", { x: x(c) + C / 2 - 4, y: -4, "font-size": 10, fill: "#98a2b4", text: String.fromCharCode(65 + c) }));
     for (let r = top; r <= bottom; r++) svg.append(sv("text", { x: -13, y: y(r) + C / 2 + 4, "font-size": 10, fill: "#98a2b4", text: String(r + 1) }));
     const filled = new Map(k.cells.map(([r, c, t, n]) => [`${r},${c}`, [t, n]]));
@@ -406,7 +410,7 @@
       sv("rect", { x: px + 1, y: py + 1, width: C - 2, height: C - 2, rx: 3, fill, stroke: "#101218", "stroke-width": 1.5 }),
       sv("text", { x: px + 4, y: py + 13, "font-size": 11, "font-weight": 700, fill: ink, text: letter }),
       crowns ? sv("text", { x: px + 6, y: py + 34, "font-size": 12, fill: "#f6c440", stroke: "#101218", "stroke-width": 0.5, text: "♛".repeat(crowns) }) : null,
-      sv("title", { text: fmt(S.cell, { cell: "", terrain: S.terrains[terrain], crowns }).replace(/^: /, "") }));
+      sv("title", { text: fmt(S.cell, { cell: cellName(py / C + top0, px / C + left0), terrain: S.terrains[terrain], crowns }) }));
   }
   function target(svg, px, py, C, label, text, onPick, id, extraClass) {
     const g = sv("g", { class: "cell-legal " + (extraClass || ""), role: "button", tabindex: "0", "aria-label": label, id });
