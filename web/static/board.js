@@ -69,7 +69,7 @@
     if (!text) return;
     const a = $("announce");
     a.append(el("p", { text }));
-    while (a.childNodes.length > 6) a.firstChild.remove();
+    while (a.childNodes.length > 30) a.firstChild.remove();
   }
 
   // -- start ---------------------------------------------------------------------------------------------------
@@ -309,7 +309,7 @@
         class: "dom" + (legal ? " legal" : "") + (acting === d.domino ? " acting" : ""), role: legal ? null : "listitem",
         id: `dom-${d.domino}`, "aria-label": label, "data-domino": d.domino,
         on: legal ? { click: () => act({ type: "claim", domino: d.domino }) } : null,
-      }, dominoSvg(d.squares), el("span", { class: "num", text: String(d.number) }), d.player ? kingBadge(d.player) : null,
+      }, dominoSvg(d.squares), el("span", { class: "num", text: state.kind === "royal-wedding" ? d.domino : String(d.number) }), d.player ? kingBadge(d.player) : null,
       el("span", { class: "who", text: who }));
       box.append(legal ? el("div", { role: "listitem" }, node) : node);
     }
