@@ -6,8 +6,11 @@ Chromium (/usr/bin/chromium, through Playwright) at a phone's size plays Kingdom
   - beside Discord (the fake Discord of tests/fakediscord, the real bot in this process): two people, one playing on
     the board through a signed link; each claim tap is timed to the table posted in the channel.
 The first load is the bytes of the page, its script, style and icon (uncompressed; goal: at most 300 KB).
+With --boards N: N live connections (Server-Sent Events, as open boards) watching --games G local games while a
+person plays each game over HTTP: the move's answer time with and without the boards, and the time from a move's
+answer to each board receiving it (p50/p99).
 
-Run: python benchmarks/bench_web.py [--moves N]
+Run: python benchmarks/bench_web.py [--moves N] [--boards 200 --games 50]
 """
 
 from __future__ import annotations
@@ -171,7 +174,9 @@ async def discord_taps(browser, moves: int) -> list[float]:
                     selector = ".dom.legal"
                 started = time.perf_counter()
                 await page.locator(selector).first.tap()
-                await page.wait_for_function("(v) => +document.querySelector('main').dataset.version > v", arg=now.version)
+                await page.wait_for_function(
+                    "(v) => +document.querySelector('main').dataset.version > v", arg=now.version
+                )
                 after = await bot.store.get_active_game(rec.channel_id)
                 if after is not None and after.game.decision().player == str(fake.alice.id):
                     continue  # still her turn (her second king): the table stays, nothing is posted
@@ -188,7 +193,97 @@ async def discord_taps(browser, moves: int) -> list[float]:
     return samples
 
 
-async def main_async(moves: int) -> None:
+async def watched_moves(boards: int, games: int, rounds: int) -> None:
+    """Moves over HTTP on `games` local games, first with no board open, then with `boards` live connections."""
+    import aiohttp
+
+    from db import open_store
+    from settings import Settings
+    from web.local import start_local
+
+    folder = Path(tempfile.mkdtemp(prefix="kd-bench-web-"))
+    settings = Settings(
+        token="", database_path=folder / "w.sqlite3", dev_guild_id=None, log_level=logging.WARNING, web_port=0
+    )
+    store = await open_store(settings.database_path, None)
+    local = await start_local(settings, store)
+    # Every board and player of this run comes from one address: lift the per-address limits for it.
+    from web import app as board_app
+
+    local.board.limiter.allow = lambda *_, **__: True
+    board_app.MAX_STREAMS_PER_CLIENT = boards + 1
+    heard: list[list[tuple[int, float]]] = [[] for _ in range(boards)]  # per board: (version, when)
+
+    async def watch(http, n: int, gid: int, ready: asyncio.Event) -> None:
+        async with http.get(f"/api/games/{gid}/events", timeout=aiohttp.ClientTimeout(total=None)) as r:
+            ready.set()
+            async for raw in r.content:
+                if raw.startswith(b"id: "):
+                    heard[n].append((int(raw[4:]), time.perf_counter()))
+
+    async def play(http, gid: int, moves: list[tuple[int, int, float, float]]) -> None:
+        for _ in range(rounds):
+            await local.service.idle()
+            async with http.get(f"/api/games/{gid}") as r:
+                view = await r.json()
+            if view["turn"] is None or not view["turn"]["you"]:
+                return
+            a = view["actions"]
+            if a.get("place"):
+                p = a["place"][0]
+                action = {"type": "place", "cell": [p["row"], p["col"]], "direction": p["dir"]}
+            elif a.get("claim"):
+                action = {"type": "claim", "domino": a["claim"][0]}
+            else:
+                action = {"type": "skip"}
+            started = time.perf_counter()
+            async with http.post(f"/api/games/{gid}/act", json={"version": view["version"], "action": action}) as r:
+                answer = await r.json()
+            if answer.get("ok"):
+                moves.append((gid, answer["version"], started, time.perf_counter()))
+
+    try:
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(
+            base_url=local.board.url, cookie_jar=aiohttp.CookieJar(unsafe=True), connector=connector
+        ) as http:
+            ids = []
+            for _ in range(games):
+                body = {"kind": "kingdomino", "players": 2, "computers": 1, "level": "random"}
+                async with http.post("/api/games", json=body) as r:
+                    ids.append((await r.json())["id"])
+            for watched in (False, True):
+                moves: list[tuple[int, int, float, float]] = []
+                tasks = []
+                if watched:
+                    readies = [asyncio.Event() for _ in range(boards)]
+                    tasks = [asyncio.create_task(watch(http, n, ids[n % games], readies[n])) for n in range(boards)]
+                    await asyncio.gather(*(r.wait() for r in readies))
+                await asyncio.gather(*(play(http, gid, moves) for gid in ids))
+                label = f"{boards} boards watching" if watched else "no board open"
+                print(summary(f"{games} games, {label}: a move's answer", [(d - s) * 1000 for _, _, s, d in moves]))
+                if watched:
+                    await local.service.idle()
+                    pushes = []
+                    for n in range(boards):
+                        gid = ids[n % games]
+                        for g, version, started, _ in moves:
+                            if g == gid:
+                                when = next((t for v, t in heard[n] if v >= version), None)
+                                if when is not None:
+                                    pushes.append((when - started) * 1000)
+                    print(summary(f"  a move to each of the {boards} boards watching its game", pushes))
+                for task in tasks:
+                    task.cancel()
+    finally:
+        await local.close()
+        await store.close()
+
+
+async def main_async(moves: int, boards: int, games: int) -> None:
+    if boards:
+        await watched_moves(boards, games, rounds=6)
+        return
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -206,13 +301,15 @@ async def main_async(moves: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=40, help="taps timed on the local board (default 40)")
+    parser.add_argument("--boards", type=int, default=0, help="live connections watching (the load run; 0: none)")
+    parser.add_argument("--games", type=int, default=50, help="games they watch, with --boards (default 50)")
     args = parser.parse_args(argv)
     if not os.path.exists(CHROMIUM):
         print(f"bench_web: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     logging.basicConfig(level=logging.WARNING)
     print(f"bench_web: {time.strftime('%Y-%m-%d %H:%M')} UTC, load average {os.getloadavg()[0]:.1f}")
-    asyncio.run(main_async(args.moves))
+    asyncio.run(main_async(args.moves, args.boards, args.games))
     return 0
 
 

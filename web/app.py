@@ -31,7 +31,7 @@ from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
 from .strings import page_strings
-from .view import game_view, hex_of, recent_events
+from .view import LOG_LINES, game_view, hex_of, recent_events
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,18 @@ class Snapshot:
     record: GameRecord
     events: list = field(default_factory=list)
     read_at: float = 0.0
+    views: dict = field(default_factory=dict)  # (language, the viewer's seated people) -> (view, its JSON)
+
+    def view(self, viewers: tuple[int, ...], lang: str) -> tuple[dict, str]:
+        """The view for these viewers, made once per snapshot for everyone who sees the same (every watcher with
+        no seat shares one; each seated person has their own)."""
+        seated = tuple(sorted(s.user_id for s in self.record.seats if s.user_id is not None and s.user_id in viewers))
+        key = (lang, seated)
+        made = self.views.get(key)
+        if made is None:
+            view = game_view(self.record, seated, lang, self.events)
+            made = self.views[key] = (view, json.dumps(view, separators=(",", ":")))
+        return made
 
 
 class Refusal(Exception):
@@ -271,7 +283,7 @@ class Board:
         self._reading[game_id] = future
         try:
             rec = await self.service.get(game_id)
-            events = await asyncio.to_thread(recent_events, rec.game) if rec.game is not None else []
+            events = await self._events(rec, cached)
             snap = Snapshot(topic_version, rec, events, time.perf_counter())
             self._snapshots[game_id] = snap
             self._snapshots.move_to_end(game_id)
@@ -286,13 +298,36 @@ class Board:
         finally:
             self._reading.pop(game_id, None)
 
-    async def view_for(self, request: web.Request, game_id: int, *, fresh: bool = False) -> dict:
+    @staticmethod
+    async def _events(rec: GameRecord, before: Snapshot | None) -> list:
+        """The game's recent events: from the previous snapshot's game and the actions since, when the log only grew
+        (one move: a copy and a step), else from a replay of the log (in a thread)."""
+        game = rec.game
+        if game is None:
+            return []
+        old = before.record.game if before is not None else None
+        grown = (
+            old is not None
+            and old.seed == game.seed
+            and 0 <= len(game.log) - len(old.log) <= 16
+            and game.log[: len(old.log)][-4:] == old.log[-4:]  # the same game, grown (an undo shrinks it)
+        )
+        if grown:
+            trial = old.clone()  # type: ignore[union-attr]
+            events = list(before.events)  # type: ignore[union-attr]
+            for player, action in game.log[len(old.log) :]:  # type: ignore[union-attr]
+                events.extend(trial.apply(action, by=player))
+            return events[-3 * LOG_LINES :]
+        return await asyncio.to_thread(recent_events, game)
+
+    async def view_for(self, request: web.Request, game_id: int, *, fresh: bool = False) -> tuple[dict, str]:
+        """The game's view for this request's reader (and its JSON), shared with every reader who sees the same."""
         lang = self.lang_of(request)
         try:
             snap = await self.snapshot(game_id, fresh=fresh)
         except UserError as error:
             raise Refusal(404, error.text(lang)) from None
-        return game_view(snap.record, self.session(request).users, lang, snap.events)
+        return snap.view(self.session(request).users, lang)
 
     def game_id(self, request: web.Request) -> int:
         gid = int(request.match_info["gid"])
@@ -301,8 +336,8 @@ class Board:
         return gid
 
     async def state(self, request: web.Request) -> web.Response:
-        view = await self.view_for(request, self.game_id(request))
-        return web.json_response(view, headers={"Cache-Control": "no-store"})
+        _, text = await self.view_for(request, self.game_id(request))
+        return web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-Sent Events: the game's whole view each time it changes (event id: its version), a comment every
@@ -325,7 +360,7 @@ class Board:
         )
         try:
             change = topic.changed  # taken before each read: a change during the read wakes the next wait
-            view = await self.view_for(request, gid)
+            view, text = await self.view_for(request, gid)
             lock = self.service.lock(await self.service.channel_of(gid))
             await response.prepare(request)
             sent_settling = False
@@ -333,8 +368,8 @@ class Board:
                 settling = lock.locked()  # a move is still being saved and shown: draw it, offer nothing yet
                 if view["version"] != known or (sent_settling and not settling):
                     if settling:
-                        view = {**view, "settling": True, "actions": None}
-                    await response.write(f"id: {view['version']}\ndata: {json.dumps(view)}\n\n".encode())
+                        text = json.dumps({**view, "settling": True, "actions": None}, separators=(",", ":"))
+                    await response.write(f"id: {view['version']}\ndata: {text}\n\n".encode())
                     known, sent_settling = view["version"], settling
                     changed = self._changed_at.get(gid)
                     if changed is not None:
@@ -348,7 +383,7 @@ class Board:
                 else:
                     woke = await wait_changed(change, KEEPALIVE_SECONDS)
                 change = topic.changed
-                view = await self.view_for(request, gid, fresh=not woke)  # a quiet spell: read again anyway
+                view, text = await self.view_for(request, gid, fresh=not woke)  # a quiet spell: read again anyway
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         except Refusal:

@@ -75,7 +75,7 @@ def line_view(game: Game, line: list[list]) -> list[dict]:
     return out
 
 
-def kingdom_view(game: Game, index: int, lang: str) -> dict:
+def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
     k = game.kingdoms[index]
     cells = []
     for r in range(k.n):
@@ -83,7 +83,6 @@ def kingdom_view(game: Game, index: int, lang: str) -> dict:
             sq = k.square(r, c)
             if sq is not None:
                 cells.append([r, c, sq.terrain, sq.crowns])
-    scores = game.scores()[index]
     return {
         "index": index,
         "players": list(k.players),
@@ -250,7 +249,7 @@ def game_view(rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list
             "queendomino": game.queendomino_rules,
             "current": line_view(game, game.current_line),
             "next": line_view(game, game.next_line),
-            "kingdoms": [kingdom_view(game, i, lang) for i in range(len(game.kingdoms))],
+            "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
             "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
             "dragon": game.dragon_slot,
             "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],

@@ -107,3 +107,22 @@ def test_signed_cookies_and_links():
     assert auth.read_link(secret, link) == (77, 3)
     assert auth.read_link(secret, auth.link_token(secret, 77, 3, seconds=-1)) is None
     assert auth.read_link(secret, session.cookie(secret)) is None  # a cookie is not a link
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(1, 100), more=st.integers(0, 6)
+)
+def test_the_recent_events_follow_the_game_as_a_replay_tells_them(mode, seed, steps, more):
+    import asyncio
+
+    from web.app import Board, Snapshot
+    from web.view import recent_events
+
+    before, seats = position(mode, seed, steps)
+    after, _ = position(mode, seed, steps + more)
+    snap = Snapshot(0, record(before, seats), recent_events(before))
+    grown = asyncio.run(Board._events(record(after, seats), snap))
+    replayed = recent_events(after)
+    tail = min(len(grown), len(replayed), 6)
+    assert grown[len(grown) - tail :] == replayed[len(replayed) - tail :]
