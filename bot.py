@@ -128,7 +128,7 @@ async def open_board(service, hub, settings: Settings, *, local: bool):
     from web.app import start_board
 
     try:
-        return await start_board(service, hub, settings, local=local)
+        board = await start_board(service, hub, settings, local=local)
     except OSError as error:
         if local:
             raise SystemExit(
@@ -142,6 +142,8 @@ async def open_board(service, hub, settings: Settings, *, local: bool):
             error,
         )
         return None
+    log.info("The web board is at %s", board.url)
+    return board
 
 
 async def run_local(settings: Settings, store) -> None:
