@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import html
 import json
 import logging
 import time
@@ -20,11 +21,12 @@ from aiohttp import web
 from cogs.common import UserError, config_refusal, game_name
 from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
-from engine import Game, GameConfig, action_from_dict
+from engine import GameConfig, action_from_dict
 from engine.actions import Skip
 from engine.config import PLAYER_RANGE, VARIANTS
 from i18n import LANGUAGES, first_supported, translate
 from i18n import messages as M
+from render.palette import TERRAIN_COLOURS
 
 from . import auth
 from .hub import Hub, wait_changed
@@ -248,6 +250,7 @@ class Board:
                 "modes": modes,
                 "variants": list(VARIANTS),
                 "levels": list(LEVELS),
+                "terrains": {t: "#{:02x}{:02x}{:02x}".format(*c) for t, c in TERRAIN_COLOURS.items()},
             }
         )
 
@@ -649,8 +652,15 @@ class Board:
     async def join_link(self, request: web.Request) -> web.Response:
         """A signed link the bot gave one person for one game: this browser now acts as them; on to the board."""
         found = auth.read_link(self.secret, request.match_info["token"])
-        if found is None:
-            raise Refusal(403, translate(self.lang_of(request), M.WEB_LINK_EXPIRED))
+        if found is None:  # a page, not JSON: a person followed this link
+            lang = self.lang_of(request)
+            text, back = html.escape(translate(lang, M.WEB_LINK_EXPIRED)), html.escape(translate(lang, M.WEB_BACK))
+            page = (
+                f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><meta name="viewport" '
+                f'content="width=device-width, initial-scale=1"><title>{text}</title><p>{text}</p>'
+                f'<p><a href="../">{back}</a></p></html>'
+            )
+            return web.Response(status=403, text=page, content_type="text/html", headers=SECURITY_HEADERS)
         user, gid = found
         response = web.Response(status=302, headers={"Location": f"../?game={gid}", "Cache-Control": "no-store"})
         self.set_session(response, self.session(request).with_user(user), request)
@@ -665,4 +675,4 @@ async def start_board(service: Any, hub: Hub, settings: Any, *, local: bool) -> 
     return board
 
 
-__all__ = ["Board", "Game", "start_board"]
+__all__ = ["Board", "Declined", "Refusal", "start_board"]

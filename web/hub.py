@@ -90,6 +90,8 @@ class Hub:
 async def wait_changed(event: asyncio.Event, timeout: float) -> bool:
     """Wait until a topic's `changed` event (taken before the last read) is set (True), or `timeout` seconds pass
     (False: time for a keep-alive)."""
+    if event.is_set():
+        return True
     try:
         await asyncio.wait_for(event.wait(), timeout)
         return True

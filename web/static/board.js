@@ -3,7 +3,7 @@
 // a prefix, as inside a Discord Activity).
 "use strict";
 (() => {
-  const TERRAIN = {
+  const TERRAIN = { // colours replaced at start by the pictures' palette (api/me); letters for colour-blind readers
     wheat: ["#e9c13e", "W"], forest: ["#24683a", "F"], lake: ["#327cc4", "L"], grassland: ["#86c254", "G"],
     swamp: ["#837150", "S"], mine: ["#4a464e", "M"], town: ["#a06eac", "T"],
   };
@@ -76,6 +76,7 @@
   async function boot() {
     ME = await api("api/me");
     S = ME.strings;
+    for (const [terrain, colour] of Object.entries(ME.terrains || {})) if (TERRAIN[terrain]) TERRAIN[terrain][0] = colour; // render/palette.py
     document.documentElement.lang = ME.lang;
     $("lang-label").textContent = S.language;
     const sel = $("lang");
