@@ -119,6 +119,12 @@ _BREAKS = {"Guardhouse": ("Guard-", "house"), "Guardtower": ("Guard-", "tower"),
 _VOWELS = set("aeiouyăâîáéíóúůýěAEIOUYĂÂÎÁÉÍÓÚŮÝĚ")
 
 
+def _onset(pair: str) -> bool:
+    """A stop or f/v followed by l or r starts a syllable whole in Czech, Romanian and Spanish (Po-kladna,
+    Ta-bla, ha-blar): the break goes before the pair, not inside it (Pok-ladna)."""
+    return len(pair) == 2 and pair[0].lower() in "bcdfgkptv" and pair[1] in "lr"
+
+
 def hyphenate(word: str) -> tuple[str, ...]:
     """`word` as one break, ("Pescă-", "ria"), for a building's name in any of the bot's languages: the break nearest
     the middle leaving at least 2 letters on each side, before a consonant between two vowels (Pescă-ria, Teso-rería),
@@ -134,9 +140,13 @@ def hyphenate(word: str) -> tuple[str, ...]:
     for pattern in ((True, False, True), (True, False, False, True)):  # V|CV, then VC|CV
         k = len(pattern)
         offset = 1 if k == 3 else 2  # where the break falls inside the pattern
-        places = [
-            i + offset for i in range(n - k + 1) if tuple(vowel[i : i + k]) == pattern and 2 <= i + offset <= n - 2
-        ]
+        places = []
+        for i in range(n - k + 1):
+            if tuple(vowel[i : i + k]) != pattern:
+                continue
+            cut = i + offset - (k == 4 and _onset(word[i + 1 : i + 3]))  # V|CLV: the pair stays together
+            if 2 <= cut <= n - 2:
+                places.append(cut)
         if places:
             cut = min(places, key=lambda p: (abs(p - middle), p))
             return (word[:cut] + "-", word[cut:])
