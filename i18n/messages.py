@@ -606,6 +606,7 @@ WEB_COST = N_("cost {coins}")
 WEB_CELL = N_("{cell}: {terrain}, crowns: {crowns}")
 WEB_KINGDOM_OF = N_("Kingdom of {name}")
 WEB_SEAT_FREE = N_("free seat")
+WEB_VARIANT_NAMES = {"three-player-four-dominoes": N_("Three players with lines of four")}
 
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for

@@ -23,7 +23,9 @@ def page_strings(lang: str) -> dict[str, object]:
     words["terrains"] = {t: terrain_word(t, lang) for t in TERRAINS}
     words["directions"] = {d: translate(lang, w) for d, w in M.DIRECTIONS.items()}
     words["games"] = {g: term(lang, g) for g in ("kingdomino", "queendomino", "royal-wedding")}
-    words["variants"] = {v: (term(lang, v) if v in TERMS else v) for v in VARIANTS}
+    words["variant_names"] = {
+        v: (term(lang, v) if v in TERMS else translate(lang, M.WEB_VARIANT_NAMES.get(v, v))) for v in VARIANTS
+    }
     words["levels"] = {lvl: translate(lang, M.LEVELS.get(lvl, lvl)) for lvl in ("random", "easy", "medium", "hard")}
     words["languages"] = {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
     return words

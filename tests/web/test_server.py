@@ -189,3 +189,12 @@ async def test_discord_tables_are_not_made_on_the_board(fake, bot):
         http.post("/api/games", json={"kind": "kingdomino", "players": 2}) as r,
     ):
         assert r.status == 403 and "/game new" in (await r.json())["error"]
+
+
+async def test_the_first_load_stays_small(http):
+    total = 0
+    for path in ("/", "/static/board.js", "/static/board.css", "/static/favicon.svg"):
+        async with http.get(path) as r:
+            assert r.status == 200
+            total += len(await r.read())
+    assert total <= 300_000, f"the first load is {total:,} bytes (at most 300 KB)"

@@ -56,7 +56,9 @@ async def test_the_board_speaks_the_readers_language(local, open_page):
     page = await open_page(local.board.url, lang="cs-CZ")
     await page.page.wait_for_selector("#create")
     assert await page.page.get_attribute("html", "lang") == "cs"
-    assert await page.page.inner_text("#create") != "Open the table"
+    assert await page.page.inner_text("#create") == "Otevřít stůl"
+    form = await page.page.inner_text("form")
+    assert "Varianty" in form and "Dynastie" in form and "Tři hráči s řadami po čtyřech" in form, form
     await page.page.select_option("#lang", "es")
     await page.page.wait_for_function("() => document.documentElement.lang === 'es'")
     gid = await open_table(page, "queendomino", 2, 1)

@@ -115,7 +115,7 @@
     const level = el("select", { name: "level", id: "level" });
     for (const l of ME.levels) level.append(el("option", { value: l, selected: l === "easy", text: S.levels[l] || l }));
     const variants = el("fieldset", {}, el("legend", { text: S.variants }));
-    for (const v of ME.variants) variants.append(el("label", {}, el("input", { type: "checkbox", name: "variant", value: v }), " ", S.variants[v] || v));
+    for (const v of ME.variants) variants.append(el("label", {}, el("input", { type: "checkbox", name: "variant", value: v }), " ", S.variant_names[v] || v));
     variants.append(el("label", {}, el("input", { type: "checkbox", name: "teams", id: "teams" }), " ", S.teams));
     const fit = () => {
       const [lo, hi] = ME.modes[kind.value].players;
