@@ -330,7 +330,7 @@ class Board:
             snap = await self.snapshot(game_id, fresh=fresh)
         except UserError as error:
             raise Refusal(404, error.text(lang)) from None
-        return snap.view(self.session(request).users, lang)
+        return snap.view(self.session(request).for_game(game_id), lang)
 
     def game_id(self, request: web.Request) -> int:
         gid = int(request.match_info["gid"])
@@ -404,7 +404,7 @@ class Board:
     def acting_user(self, request: web.Request, rec: GameRecord) -> int:
         """Which of the browser's people acts: the one whose turn it is, else any seated one (the service then
         says whose turn it is); refused when none of them has a seat."""
-        users = self.session(request).users
+        users = self.session(request).for_game(rec.id)
         seated = [s.user_id for s in rec.seats if s.user_id is not None and s.user_id in users]
         if not seated:
             raise Declined(translate(self.lang_of(request), M.WEB_NOT_SEATED))
@@ -462,7 +462,7 @@ class Board:
             if rec.version != version:
                 raise UserError(M.STALE)
             user = self.acting_user(request, rec)
-            seated = [s.user_id for s in rec.seats if s.user_id in self.session(request).users]
+            seated = [s.user_id for s in rec.seats if s.user_id in self.session(request).for_game(gid)]
             last = await self._last_person(gid, seated)
             outcome = await self.service.undo(gid, last if last is not None else user)
         except UserError as error:
@@ -504,8 +504,10 @@ class Board:
         return web.json_response({"games": out})
 
     def _person(self, request: web.Request, session: auth.Session, taken: set[int]) -> tuple[auth.Session, int]:
-        """A person of this browser without a seat at the table, or a new one."""
-        for user in session.users:
+        """A local person of this browser (not one who came through a link) without a seat at the table, or a new
+        one."""
+        linked = dict(session.games)
+        for user in (u for u in session.users if u not in linked):
             if user not in taken:
                 return session, user
         user = auth.new_local_user()
@@ -663,7 +665,7 @@ class Board:
             return web.Response(status=403, text=page, content_type="text/html", headers=SECURITY_HEADERS)
         user, gid = found
         response = web.Response(status=302, headers={"Location": f"../?game={gid}", "Cache-Control": "no-store"})
-        self.set_session(response, self.session(request).with_user(user), request)
+        self.set_session(response, self.session(request).with_user(user, gid), request)
         return response
 
 

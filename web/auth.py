@@ -23,6 +23,7 @@ COOKIE = "kd_board"
 SESSION_SECONDS = 30 * 24 * 3600
 LINK_SECONDS = 15 * 60
 MAX_IDENTITIES = 8
+MAX_GAMES = 16  # games one linked person keeps in a browser's session
 ID_LIMIT = 2**53 - 1  # local people's ids stay exact as JavaScript numbers
 USER_ID_LIMIT = 2**63 - 1  # Discord user ids (snowflakes) are 64-bit
 
@@ -66,18 +67,30 @@ def verify(secret: bytes, token: str | None, *, now: float | None = None) -> dic
 
 @dataclass(frozen=True)
 class Session:
-    """The people this browser may act as (Discord user ids, or local people's ids)."""
+    """The people this browser may act as (Discord user ids, or local people's ids). A person who came through a
+    signed link acts in the games of their links only (`games`); a local person, in any local game."""
 
     users: tuple[int, ...] = ()
+    games: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (user, the games their links opened)
 
     def cookie(self, secret: bytes, *, now: float | None = None) -> str:
         expiry = int((time.time() if now is None else now) + SESSION_SECONDS)
-        return sign(secret, {"u": list(self.users[-MAX_IDENTITIES:]), "e": expiry})
+        users = list(self.users[-MAX_IDENTITIES:])
+        games = {str(u): list(g[-MAX_GAMES:]) for u, g in self.games if u in users}
+        return sign(secret, {"u": users, "g": games, "e": expiry})
 
-    def with_user(self, user_id: int) -> Session:
-        if user_id in self.users:
-            return self
-        return Session((*self.users, user_id)[-MAX_IDENTITIES:])
+    def with_user(self, user_id: int, game_id: int | None = None) -> Session:
+        """With `user_id` too: in any game (a local person), or in `game_id` besides their other links' games."""
+        users = self.users if user_id in self.users else (*self.users, user_id)[-MAX_IDENTITIES:]
+        games = dict(self.games)
+        if game_id is not None:
+            games[user_id] = (*[g for g in games.get(user_id, ()) if g != game_id], game_id)[-MAX_GAMES:]
+        return Session(users, tuple(sorted(games.items())))
+
+    def for_game(self, game_id: int) -> tuple[int, ...]:
+        """The people this browser may act as in game `game_id`."""
+        limited = dict(self.games)
+        return tuple(u for u in self.users if u not in limited or game_id in limited[u])
 
     @classmethod
     def read(cls, secret: bytes, token: str | None) -> Session:
@@ -85,7 +98,13 @@ class Session:
         users = payload.get("u") if payload else None
         if not isinstance(users, list):
             return cls()
-        return cls(tuple(u for u in users if isinstance(u, int) and 0 < u <= USER_ID_LIMIT)[:MAX_IDENTITIES])
+        kept = tuple(u for u in users if isinstance(u, int) and 0 < u <= USER_ID_LIMIT)[:MAX_IDENTITIES]
+        raw = payload.get("g") if isinstance(payload.get("g"), dict) else {}  # type: ignore[union-attr]
+        games = []
+        for key, ids in raw.items():
+            if key.isdigit() and int(key) in kept and isinstance(ids, list):
+                games.append((int(key), tuple(g for g in ids if isinstance(g, int))[:MAX_GAMES]))
+        return cls(kept, tuple(sorted(games)))
 
 
 def new_local_user() -> int:

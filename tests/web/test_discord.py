@@ -74,3 +74,25 @@ async def test_a_forged_or_expired_link_is_refused(fake, bot, open_page):
         page = await open_page(f"{bot.board.url}join/{token}")
         assert "expired or is not valid" in await page.page.inner_text("body")
         page.errors.clear()  # the refusal's 403 is a console error by design
+
+
+async def test_a_link_opens_its_own_game_only(fake, bot, open_page):
+    """A link lets its person act in its game; in their other games they only watch until they follow that game's
+    own link (a leaked link opens one game, not all of them)."""
+    first = await _game(fake, bot)
+    await start_game(fake, fake.alice, "general", [fake.bob], game="kingdomino", players=2)
+    second = await bot.store.get_active_game(fake.channel("general").id)
+    d = second.game.decision()
+    user = fake.alice if d.player == str(fake.alice.id) else fake.bob
+    page = await open_page(f"{bot.board.url}join/{auth.link_token(bot.board.secret, user.id, first.id)}")
+    await page.goto(f"{bot.board.url}?game={second.id}")
+    await _shows(page, second.version)
+    assert await page.turn() == "wait", "their turn in the other game, but this link does not open it"
+    answer = await page.page.evaluate(
+        "async ([g, v]) => (await fetch(`api/games/${g}/act`, {method: 'POST', headers: {'Content-Type': "
+        "'application/json'}, body: JSON.stringify({version: v, action: {type: 'skip'}})})).json()",
+        [second.id, second.version],
+    )
+    assert answer["ok"] is False and "no seat" in answer["error"]
+    await page.goto(f"{bot.board.url}join/{auth.link_token(bot.board.secret, user.id, second.id)}")
+    assert await page.wait_turn() == "first_claim", "its own link opens it"

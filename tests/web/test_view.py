@@ -107,6 +107,11 @@ def test_signed_cookies_and_links():
     assert auth.read_link(secret, link) == (77, 3)
     assert auth.read_link(secret, auth.link_token(secret, 77, 3, seconds=-1)) is None
     assert auth.read_link(secret, session.cookie(secret)) is None  # a cookie is not a link
+    # A person who came through links acts in those games only; a local person in any.
+    linked = auth.Session().with_user(9, 4)
+    assert linked.for_game(4) == (9,) and linked.for_game(5) == ()
+    both = auth.Session.read(secret, linked.with_user(9, 5).with_user(3).cookie(secret))
+    assert both.for_game(5) == (9, 3) and both.for_game(4) == (9, 3) and both.for_game(6) == (3,)
 
 
 @settings(max_examples=25, deadline=None)
