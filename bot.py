@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import sys
+from pathlib import Path
 
 import discord
 from discord.ext import commands
@@ -57,8 +58,12 @@ class KingdominoBot(commands.AutoShardedBot):
         self.hub = Hub()
         self.store = watched(self.store, self.hub)  # every change of a game reaches the open boards
         self.service = GameService(self, self.store)
+        self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
         attach(self.service)  # the table's controls and the lobby's words the service posts
-        pictures.configure(getattr(self.settings, "picture_workers", 0))
+        # A finished game's replay and chart are kept beside the SQLite file's place (cogs/pictures.py says why).
+        database_path = getattr(self.settings, "database_path", None)
+        cache_dir = Path(database_path).parent / "pictures" if database_path else None
+        pictures.configure(getattr(self.settings, "picture_workers", 0), cache_dir=cache_dir)
         workers = getattr(self.settings, "ai_workers", 0)
         if workers:
             from engine.ai.pool import AIPool

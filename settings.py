@@ -15,6 +15,7 @@ DEFAULT_WEB_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8080
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DATABASE_URL_SCHEMES = ("postgresql", "postgres")
+DEFAULT_COMPUTER_DELAY = 6.0  # seconds: time to take back a misclick before computer players answer it
 
 
 class SettingsError(Exception):
@@ -37,6 +38,8 @@ class Settings:
     """How many shards the whole bot runs as (None: one process, Discord's recommended count)."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (None: all of them)."""
+    computer_delay: float = 0.0
+    """Seconds computer players wait before answering a person's move that can still be taken back (0: at once)."""
     web_host: str = DEFAULT_WEB_HOST
     """The address the web board listens on (127.0.0.1: this machine only)."""
     web_port: int | None = None
@@ -54,7 +57,8 @@ class Settings:
             f"Settings(token=<{'set' if self.token else 'unset'}>, database_path={self.database_path!s}, "
             f"database_url={_redacted(self.database_url)}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)}, "
-            f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
+            f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, "
+            f"shard_ids={self.shard_ids}, computer_delay={self.computer_delay:g}, "
             f"web_host={self.web_host}, web_port={self.web_port}, web_secret=<{'set' if self.web_secret else 'unset'}>)"
         )
 
@@ -103,6 +107,13 @@ class Settings:
                     f"SHARD_IDS must list different shard numbers from 0 to {shard_count - 1}, like 0,1; not {ids_raw!r}."
                 )
             shard_ids = tuple(int(p) for p in parts)
+        delay_raw = env.get("COMPUTER_DELAY", "").strip()
+        try:
+            computer_delay = float(delay_raw) if delay_raw else DEFAULT_COMPUTER_DELAY
+        except ValueError:
+            computer_delay = -1.0
+        if not 0 <= computer_delay <= 60:
+            raise SettingsError(f"COMPUTER_DELAY must be a number of seconds from 0 to 60, like 6; not {delay_raw!r}.")
         web_host, web_port, web_secret = _web(env)
         return cls(
             token=token,
@@ -114,6 +125,7 @@ class Settings:
             picture_workers=picture_workers,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            computer_delay=computer_delay,
             web_host=web_host,
             web_port=web_port,
             web_secret=web_secret,

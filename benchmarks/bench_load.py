@@ -6,6 +6,7 @@ whole turns, computer players of every level, on SQLite and on PostgreSQL.
                                              [--guilds 4] [--profile FILE]
                                              [--hard-games 20] [--hard-seconds 7] [--no-hard | --only-hard]
                                              [--stub-pictures] [--full]
+                                             [--replay-flood [--flood-burst 70] [--flood-every 1.5] [--flood-games 6]]
 
 Each scenario runs in its own process (a fresh interpreter): a `FakeDiscord` (tests/fakediscord) and the people
 who click share that process, and the real `KingdominoBot` runs in a process of its own, as in production
@@ -40,8 +41,14 @@ hard runs. If PostgreSQL cannot start (tests/conftest.py's `PostgresServer`), th
 bot's main thread (FILE.<mode>.<backend>.<games>.bot, over the whole run) and of the fake's process (....fake). The
 machine's own noise is printed too: the bot's lag while it sat idle for a second before the run.
 
+`--replay-flood` (issue #26) runs each load run again beside one member's flood of private looks: bursts of
+`--flood-burst` `/look replay` and `/look chart` at once, every `--flood-every` seconds, over `--flood-games`
+finished 7-player Royal Wedding games (each replay about a second of drawing) in the first guild; it prints how the
+looks were answered (the picture, "busy") and compares click -> new table with the run without the flood.
+
 Targets, printed beside the figures (a miss prints MISSED; the exit status stays 0): 0 missed interactions; lag p99
-< 20 ms while 16 hard players think (pool); click to first response p99 < 100 ms and RSS < 300 MB at 200 games.
+< 20 ms while 16 hard players think (pool); click to first response p99 < 100 ms and RSS < 300 MB at 200 games;
+with the replay flood, click to new table p99 within 20% of the run without it.
 """
 
 from __future__ import annotations
@@ -87,6 +94,7 @@ MIX = (
 TARGET_ACK_P99_MS = 100.0
 TARGET_LAG_P99_MS = 20.0
 TARGET_RSS_MB = 300.0
+FLOOD_TOLERANCE = 0.20  # click -> table p99 with one member's replay flood, against the run without it
 THINKERS = 16
 STALL_SECONDS = 20.0  # no new table for this long: look in the store whether it is one of ours to act
 NEXT = re.compile(r"➡️ <@(\d+)>")
@@ -124,6 +132,56 @@ def child_pids() -> list[int]:
         with contextlib.suppress(OSError):
             pids += [int(p) for p in (task / "children").read_text().split()]
     return pids
+
+
+# -- the replay flood (issue #26) -----------------------------------------------------------------------------------
+async def finished_royal_wedding(store, channel_id: int, guild_id: int, host_id: int, *, seed: int) -> int:
+    """A finished 7-player Royal Wedding game (one person, six `easy` computers) in the channel, saved through the
+    store as the bot saves a game (its final state carries the whole log, which the replay and the chart read)."""
+    from db import results_from_game
+    from db.models import Seat
+    from engine import Game, GameConfig
+    from engine.ai import make_agent
+
+    seats = [Seat.human(host_id, "Flooder")] + [Seat.computer(n, "easy", f"Computer {n}") for n in range(1, 7)]
+    rec = await store.create_game(
+        channel_id=channel_id,
+        guild_id=guild_id,
+        host_user_id=host_id,
+        kind="royal-wedding",
+        config={},
+        seats=seats,
+        seed=seed,
+    )
+    game = Game.new(GameConfig("royal-wedding", tuple(s.player_id for s in seats)), seed)
+    version = await store.start_game(rec.id, rec.version, config=game.config.to_dict(), state=game.to_dict())
+    while not game.is_over:
+        player = game.decision().player
+        game.apply(make_agent("easy", seed=len(game.log)).choose(game), by=player)
+    await store.finish_game(rec.id, version, state=game.to_dict(), results=results_from_game(game))
+    return rec.id
+
+
+def flood_outcomes(replies: list) -> dict:
+    """How the flood's looks were answered: with the picture, "busy", otherwise, or not at all."""
+    from i18n import messages as M
+
+    out = {"looks": len(replies), "picture": 0, "busy": 0, "other": 0, "unanswered": 0}
+    for reply in replies:
+        # the answer: the reply itself ("busy" comes at once), or what replaced "thinking…" (the picture)
+        answer = None if isinstance(reply, BaseException) else reply.interaction.original
+        if answer is None or answer.loading:
+            out["unanswered"] += 1
+        elif answer.attachments:
+            out["picture"] += 1
+        elif M.PICTURES_BUSY in answer.content:
+            out["busy"] += 1
+        else:
+            out["other"] += 1
+            examples = out.setdefault("other_examples", [])
+            if len(examples) < 3:
+                examples.append(answer.content[:120])
+    return out
 
 
 # -- one scenario, in its own process ------------------------------------------------------------------------------
@@ -337,12 +395,12 @@ async def build_bot(stack: contextlib.AsyncExitStack):
 
         computer_action, budget = service.computer_action, service.hard_budget
 
-        async def counted_computer_action(game, level, *, key=None):
+        async def counted_computer_action(game, level, *, key=None, member=None):
             index = next((people[p] for p in game.config.players if p in people), None)
             service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
             thinking["all"] += 1
             thinking["hard"] += level == "hard"
-            choosing = computer_action(game, level, key=key)
+            choosing = computer_action(game, level, key=key, member=member)
             del game  # as the service does: nothing keeps the game while the move waits for the pool
             try:
                 return await choosing
@@ -395,6 +453,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "pool_busy": busy["n"],
             "pool_stats": vars(pool.stats).copy() if pool else None,
             "picture_stats": dict(pictures.current().stats),
+            "picture_counts": dict(getattr(pictures.current(), "counts", {})),
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
@@ -465,6 +524,14 @@ async def run_scenario(cfg: dict) -> dict:
         if real and not hard_mode:
             hard_real_left -= computers
         specs.append(Spec(i, kind, seats, users, computers, level, channel, real))
+    flood = cfg.get("flood")
+    flood_channels = []
+    flooder = fake.add_user("flooder") if flood else None
+    for k in range(flood["games"] if flood else 0):  # each gets a finished 7-player Royal Wedding game
+        name = f"finished-{k}"
+        channel = fake._add_channel(name, ChannelType.TEXT, guild_id=fake.guild.id, position=5 + k)
+        fake.guild.channels[name] = channel
+        flood_channels.append(channel)
 
     # the bot, in a process of its own (tests/fakediscord/subprocess_bot.py), as in production
     folder = Path(tempfile.mkdtemp(prefix="kd-bench-load-"))
@@ -487,6 +554,14 @@ async def run_scenario(cfg: dict) -> dict:
         "KD_SEEDS": str(cfg["seed"]),
         "LOG_LEVEL": "WARNING",
     }
+    if flood_channels:  # the finished games are saved before the bot starts (its writes would hold the file)
+        setup_store = await open_store(folder / "load.sqlite3", cfg.get("database_url"))
+        try:
+            for k, channel in enumerate(flood_channels):
+                seed = cfg["seed"] * 100 + k
+                await finished_royal_wedding(setup_store, channel.id, fake.guild.id, flooder.id, seed=seed)
+        finally:
+            await setup_store.close()
     bot = BotProcess(
         fake, "benchmarks.bench_load:build_bot", env=env, sync_commands=True, ready_timeout=60.0, name="bench bot"
     )
@@ -504,6 +579,23 @@ async def run_scenario(cfg: dict) -> dict:
                 return json.loads(snapshot_path.read_text())
             await asyncio.sleep(0.05)
         raise TimeoutError("the bot process wrote no snapshot within 30 s")
+
+    stop = asyncio.Event()
+    flood_replies: list = []
+
+    async def flood_looks() -> None:
+        """One member's flood of `/look replay` and `/look chart` on the finished games: bursts of `burst` at once,
+        one every `every` seconds (issue #26: 70 in 1.5 s)."""
+        n = 0
+        while not stop.is_set():
+            burst = []
+            for _ in range(flood["burst"]):
+                channel = flood_channels[n % len(flood_channels)]
+                what = ("replay", "chart")[(n // len(flood_channels)) % 2]
+                burst.append(fake.slash(flooder, channel, "look", what))
+                n += 1
+            flood_replies.extend(r for r in await asyncio.gather(*burst, return_exceptions=True))
+            await asyncio.sleep(flood["every"])
 
     rss_fake_before = status_kb()
     await asyncio.sleep(1.0)  # the bot connected and idle: the machine's own lag, for comparison
@@ -555,7 +647,6 @@ async def run_scenario(cfg: dict) -> dict:
     # play: every game at once, for the window
     results = {"turns": 0, "finished": 0, "stalls": 0, "errors": []}
     turns: list[tuple[int, float, float]] = []  # (game index, click, new table), loop (monotonic) times
-    stop = asyncio.Event()
 
     async def drive(spec: Spec) -> None:
         game_rng = random.Random(cfg["seed"] * 1000 + spec.index)
@@ -613,16 +704,18 @@ async def run_scenario(cfg: dict) -> dict:
         probe.measuring = True
         window_began, window_from = time.perf_counter(), loop.time()
         drivers = [asyncio.create_task(drive(s)) for s, good in zip(specs, ok, strict=True) if good]
+    flooding = [asyncio.create_task(flood_looks())] if flood else []
     await asyncio.wait(drivers, timeout=max(0.0, cfg["seconds"] - (time.perf_counter() - window_began)))
     probe.measuring = False
     window, window_to = time.perf_counter() - window_began, loop.time()
     measured, fake_cpu = await bot_snapshot(), time.process_time()
     rss_fake = status_kb()
     stop.set()
-    for task in drivers:
+    for task in drivers + flooding:
         task.cancel()
-    await asyncio.gather(*drivers, return_exceptions=True)
+    await asyncio.gather(*drivers, *flooding, return_exceptions=True)
     await asyncio.sleep(1.5)  # answers still on their way are checked against the 3 s window
+    flood_result = flood_outcomes(flood_replies) if flood else None
     trimmer.cancel()
 
     violations: dict[str, int] = {}
@@ -702,6 +795,8 @@ async def run_scenario(cfg: dict) -> dict:
         "pool_busy": measured["pool_busy"],
         "pool_stats": measured["pool_stats"],
         "picture_stats": measured["picture_stats"],
+        "picture_counts": measured.get("picture_counts"),
+        "flood": flood_result,
         "picture_workers": cfg.get("picture_workers", 0),
         "discord": discord.__version__,
         "store": measured["store"],
@@ -810,7 +905,9 @@ def report(r: dict, wall: float) -> list[str]:
     if r["pool_stats"] is not None:
         print(f"  AI pool: {r['pool_stats']}")
     where = f"{r['picture_workers']} worker processes" if r["picture_workers"] else "threads (PICTURE_WORKERS=0)"
-    print(f"  pictures drawn in {where}: {r['picture_stats']}")
+    print(f"  pictures drawn in {where}: {r['picture_stats']}; started by priority, kept, busy: {r['picture_counts']}")
+    if r["flood"]:
+        print(f"  the replay flood (one member): {r['flood']}")
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
         ("turns that failed in the driver", r["driver_error_count"], r["driver_errors"]),
@@ -823,6 +920,23 @@ def report(r: dict, wall: float) -> list[str]:
                 print(f"    e.g. {example}")
     if r["stalls"]:
         print(f"  tables that did not come within {STALL_SECONDS:g} s: {r['stalls']}")
+    return missed
+
+
+def compare_flood(quiet: dict, flooded: dict) -> list[str]:
+    """Click to new table with and without the replay flood: p99 within FLOOD_TOLERANCE. Returns what missed."""
+    missed = []
+    print(f"\n== the replay flood beside {quiet['games']} games ({quiet['backend']}): click -> new table, p99 ==")
+    for label, key in (("a person next", "table_person_ms"), ("computers moved first", "table_computers_ms")):
+        before, during = quiet[key]["p99"], flooded[key]["p99"]
+        ratio = during / before if before and before == before and during == during else float("nan")
+        good = ratio <= 1 + FLOOD_TOLERANCE
+        print(
+            f"  {label:22} without {before:7.1f} ms  with the flood {during:7.1f} ms  ({ratio:.2f}x)"
+            f"   target within {FLOOD_TOLERANCE:.0%}: {verdict(good)}"
+        )
+        if not good:
+            missed.append(f"click->table p99 ({label}) with the replay flood, {quiet['games']} games")
     return missed
 
 
@@ -884,6 +998,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stub-pictures", action="store_true", help="for attribution: the bot draws no picture (a ready-made PNG)"
     )
+    parser.add_argument(
+        "--replay-flood",
+        action="store_true",
+        help="after each load run, the same run beside one member's /look replay and chart flood, compared",
+    )
+    parser.add_argument("--flood-burst", type=int, default=70, help="looks in each burst of the flood")
+    parser.add_argument("--flood-every", type=float, default=1.5, help="seconds between the flood's bursts")
+    parser.add_argument("--flood-games", type=int, default=6, help="finished 7-player games the flood looks at")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -940,6 +1062,18 @@ def main(argv: list[str] | None = None) -> int:
                     missed.append(f"the {backend} run with {n} games did not finish")
                 else:
                     missed += report(result, wall)
+                if args.replay_flood:
+                    flood = {"games": args.flood_games, "burst": args.flood_burst, "every": args.flood_every}
+                    cfg = {**cfg, "flood": flood}
+                    if backend == "postgres":
+                        cfg["database_url"] = asyncio.run(new_database(server))
+                    flooded, wall = run_child(cfg)
+                    if flooded is None:
+                        missed.append(f"the {backend} run with {n} games and the replay flood did not finish")
+                    else:
+                        missed += report(flooded, wall)
+                        if result is not None:
+                            missed += compare_flood(result, flooded)
         if not args.no_hard:
             for workers in (2, 0):
                 cfg = {

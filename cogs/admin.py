@@ -13,8 +13,11 @@ from discord.ext import commands
 from i18n import messages as M
 from i18n import translate, translate_plural
 
+from .checks import checked
 from .common import lang_of
 from .views import guarded
+
+SCOPES = {"guild": lambda lang: "guild", "global": lambda lang: "global"}
 
 log = logging.getLogger(__name__)
 TIMER_PERIOD_SECONDS = 60.0
@@ -58,14 +61,15 @@ class AdminCog(commands.Cog):
     @app_commands.choices(
         scope=[app_commands.Choice(name="guild", value="guild"), app_commands.Choice(name="global", value="global")]
     )
-    async def sync(self, interaction: discord.Interaction, scope: app_commands.Choice[str]) -> None:
+    async def sync(self, interaction: discord.Interaction, scope: str) -> None:
         async def work():
+            checked(scope, SCOPES, "scope")
             lang = lang_of(interaction)
             if not await self.bot.is_owner(interaction.user):
                 await interaction.response.send_message(translate(lang, M.ONLY_OWNER_SYNC), ephemeral=True)
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
-            if scope.value == "global":
+            if scope == "global":
                 synced = await self.bot.tree.sync()
                 text = translate_plural(lang, *M.SYNCED_GLOBAL, len(synced))
             else:

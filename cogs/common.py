@@ -194,7 +194,10 @@ def their_turn(game: Game, d: Decision, seats, lang: str = SOURCE) -> str:
 def score_line(game: Game, seats, lang: str = SOURCE) -> str:
     totals = game.match_totals() if "dynasty" in game.config.variants else [s.total for s in game.scores()]
     parts = " · ".join(f"{kingdom_name(game, seats, i)} {t}" for i, t in enumerate(totals))
-    label = M.DYNASTY_TOTALS_LINE if "dynasty" in game.config.variants else M.SCORES_LINE
+    if "dynasty" in game.config.variants:
+        label = M.DYNASTY_TOTALS_LINE
+    else:  # under Queendomino rules the coins count (a kingdom opens with points from its coins alone): say so
+        label = M.SCORES_LINE_COINS if game.queendomino_rules else M.SCORES_LINE
     return translate(lang, label, scores=parts)
 
 
@@ -230,12 +233,14 @@ def breakdown_text(game: Game, seats, lang: str = SOURCE) -> str:
     """Every part of every kingdom's score, one line each: each territory as squares × crowns, then buildings,
     queen, coins and bonuses; the tie-break that decided, and Dynasty totals in a Dynasty."""
     lines = []
+    territories = False
     for i, s in enumerate(game.scores()):
         parts = [
             f"{terrain_word(t.terrain, lang)} {t.size}×{t.crowns}"
             for t in sorted(s.territories, key=lambda t: -t.points)
             if t.points
         ]
+        territories = territories or bool(parts)
         for name, value in s.parts().items():
             if name in PART_WORDS and value:
                 parts.append(f"{translate(lang, M.SCORE_PARTS[name])} {value}")
@@ -244,6 +249,8 @@ def breakdown_text(game: Game, seats, lang: str = SOURCE) -> str:
         lines.append(
             translate(lang, M.BREAKDOWN_LINE, kingdom=kingdom_name(game, seats, i), total=total, detail=detail)
         )
+    if territories:  # what `wheat 6×2` means
+        lines.append(translate(lang, M.BREAKDOWN_LEGEND))
     if game.is_over:
         result = game.result()
         if result.tiebreak:
@@ -269,7 +276,8 @@ def event_words(event: Event, game: Game, seats, lang: str = SOURCE) -> str | No
     data = event.data
     kind = event.kind
     if kind == "claimed":
-        return translate(lang, M.EVENTS["claimed"], player=who, domino=game_domino_words(game, data["domino"], lang))
+        msgid = M.FORCED_CLAIMED if data.get("forced") else M.EVENTS["claimed"]  # the last free one: not a choice
+        return translate(lang, msgid, player=who, domino=game_domino_words(game, data["domino"], lang))
     if kind == "placed":
         return translate(
             lang,

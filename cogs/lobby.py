@@ -20,6 +20,7 @@ from i18n import messages as M
 from i18n.commands import language_choices
 from render import PLAYER_COLOURS, clean_name
 
+from .checks import GAMES, LANGUAGES, checked, in_server, levels
 from .common import (
     GAME_NAMES,
     NEEDED_PERMISSIONS,
@@ -60,9 +61,12 @@ def next_colour(seats) -> str:
 
 
 def seat_label(seat: Seat, lang: str = "en") -> str:
+    """A seat in the lobby: the person's mention, or a computer's name (`Bot 1 (medium)`, which says its level)
+    marked with a robot."""
     if seat.is_computer:
+        name = safe(seat.display_name)
         level = translate(lang, M.LEVELS[seat.cpu_level]) if seat.cpu_level in M.LEVELS else seat.cpu_level
-        return translate(lang, M.COMPUTER_SEAT, name=safe(seat.display_name), level=level)
+        return f"🤖 {name}" if level and level in name else f"🤖 {name} ({level})"
     return f"<@{seat.user_id}>"
 
 
@@ -88,9 +92,9 @@ def lobby_text(rec: GameRecord) -> str:
     ]
     if opts.get("teams"):
         lines.append(translate(lang, M.LOBBY_TEAMS))
-        for t in range(0, len(rec.seats), 2):
+        for t in range(0, len(rec.seats), 2):  # the seats, numbered as the host's swap list numbers them
             pair = rec.seats[t : t + 2]
-            members = " & ".join(seat_label(s, lang) for s in pair)
+            members = " & ".join(f"{t + n}. {seat_label(s, lang)}" for n, s in enumerate(pair, 1))
             if len(pair) != 2:
                 members += " & " + translate(lang, M.LOBBY_FREE_SEAT)
             lines.append(translate(lang, M.LOBBY_TEAM, number=t // 2 + 1, members=members))
@@ -103,8 +107,8 @@ def lobby_text(rec: GameRecord) -> str:
         lines.append(translate(lang, M.LOBBY_REMINDER, hours=f"{rec.reminder_hours:g}"))
     elif rec.deadline_hours:
         lines.append(translate(lang, M.LOBBY_DEADLINE, hours=f"{rec.deadline_hours:g}"))
-    for i, s in enumerate(rec.seats, 1):
-        lines.append(f"{i}. {seat_label(s, lang)}")
+    if not opts.get("teams"):  # in teams, the team lines list the seats
+        lines.extend(f"{i}. {seat_label(s, lang)}" for i, s in enumerate(rec.seats, 1))
     if rec.status == GameStatus.LOBBY:
         lines.append(translate(lang, M.LOBBY_OPEN))
     elif rec.status == GameStatus.CANCELLED:
@@ -579,7 +583,7 @@ class LobbyCog(commands.Cog):
     async def new(
         self,
         interaction: discord.Interaction,
-        game: app_commands.Choice[str],
+        game: str,
         players: app_commands.Range[int, 2, 8] | None = None,
         dynasty: bool = False,
         middle_kingdom: bool = False,
@@ -588,13 +592,16 @@ class LobbyCog(commands.Cog):
         three_player_four_dominoes: bool = False,
         teams: bool = False,
         computers: app_commands.Range[int, 0, 7] = 0,
-        computer_level: app_commands.Choice[str] | None = None,
+        computer_level: str | None = None,
         reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
         deadline_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
     ) -> None:
         async def work():
-            kind = game.value
+            in_server(interaction)
+            kind = checked(game, GAMES, "game")
+            level = checked(computer_level, levels(LEVELS), "computer_level") or "medium"
+            chosen_language = checked(language, LANGUAGES, "language")
             low, high = PLAYER_RANGE[kind]
             size = players if players is not None else (2 if mighty_duel else 3 if three_player_four_dominoes else high)
             if not low <= size <= high:  # discord.py does not re-check declared ranges
@@ -640,12 +647,9 @@ class LobbyCog(commands.Cog):
                 server_default = (await service_of(interaction).store.get_guild_settings(interaction.guild_id)).language
             # (An admin's explicit default comes before the server's locale, which Discord reports as en-US for
             # every server that is not a Community server.)
-            table_lang = first_supported(
-                language.value if language else None, server_default, getattr(interaction, "guild_locale", None)
-            )
+            table_lang = first_supported(chosen_language, server_default, getattr(interaction, "guild_locale", None))
             name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
             seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
-            level = computer_level.value if computer_level else "medium"
             for n in range(1, computers + 1):
                 seats.append(Seat.computer(n, level, bot_name(n, level, table_lang), hex_colour(n)))
             await open_lobby(
@@ -673,9 +677,10 @@ class LobbyCog(commands.Cog):
     @app_commands.describe(page="Which page, when you have many games")
     async def mine(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
         async def work():
+            guild_id = in_server(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             lang = lang_of(interaction)
-            lines = await game_lines(service_of(interaction), interaction.user.id, interaction.guild_id, lang)
+            lines = await game_lines(service_of(interaction), interaction.user.id, guild_id, lang)
             text = (
                 page_text(lines, page, translate(lang, M.MINE_TITLE), lang) if lines else translate(lang, M.MINE_NONE)
             )

@@ -15,8 +15,9 @@ from i18n import format_number, translate, translate_plural
 from i18n import messages as M
 from render import clean_name
 
+from .checks import GAMES, checked, in_server
 from .common import GAME_NAMES, UserError, clip, game_name, lang_of, safe
-from .looks import send_look
+from .looks import look_place, send_look
 from .views import guarded, service_of
 
 RULES = {
@@ -46,9 +47,10 @@ class LookCog(commands.Cog):
         self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
     ) -> None:
         async def work():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-            await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
+            with look_place(interaction, what):  # a refusal answers at once, before the game is read
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
+                await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
         await guarded(interaction, work())
 
@@ -81,16 +83,22 @@ class LookCog(commands.Cog):
     async def remaining(self, interaction: discord.Interaction) -> None:
         await self._look(interaction, "remaining")
 
-    @look.command(name="history", description="The last moves of the game")
-    async def history(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "history")
+    @look.command(name="history", description="The moves of the game, the newest first, in pages")
+    @app_commands.describe(page="Which page (1: the newest moves)")
+    async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        async def work():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
+            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=page)
+
+        await guarded(interaction, work())
 
     @app_commands.command(name="rules", description="A short summary of the rules of the game in this channel")
     @app_commands.describe(game="Which game (default: the one in this channel)")
     @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         async def work():
-            kind = game.value if game else None
+            kind = checked(game, GAMES, "game")
             if kind is None and interaction.channel_id is not None:
                 try:  # the channel's game, or the one that just ended there
                     kind = (await service_of(interaction).latest(interaction.channel_id)).kind
@@ -104,17 +112,18 @@ class LookCog(commands.Cog):
     @stats.command(name="leaderboard", description="This server's ratings per game; computer levels too")
     @app_commands.describe(game="Which game (default: the one in this channel, else Kingdomino)")
     @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         async def work():
+            guild_id = in_server(interaction)
+            kind = checked(game, GAMES, "game")
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = service_of(interaction)
-            kind = game.value if game else None
             if kind is None:
                 try:
                     kind = (await service.latest(interaction.channel_id)).kind  # type: ignore[arg-type]
                 except UserError:
                     kind = "kingdomino"
-            finished = await service.store.finished_results(interaction.guild_id, kind)  # type: ignore[arg-type]
+            finished = await service.store.finished_results(guild_id, kind)
             ratings = await asyncio.to_thread(compute_ratings, leaderboard_games(finished))
             names = {}
             await interaction.followup.send(
@@ -129,6 +138,7 @@ class LookCog(commands.Cog):
     @app_commands.describe(player="Whose statistics (default: every player of this server)")
     async def players(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work():
+            guild_id = in_server(interaction)  # never across servers
             store = service_of(interaction).store
             lang = lang_of(interaction)
 
@@ -142,13 +152,11 @@ class LookCog(commands.Cog):
                 }
 
             if player is not None:
-                rows = await store.user_stats(player.id, guild_id=interaction.guild_id)
+                rows = await store.user_stats(player.id, guild_id=guild_id)
                 title = translate(lang, M.STATS_PLAYER_TITLE, name=safe(clean_name(player.display_name)))
                 lines = [translate(lang, M.STATS_LINE, **numbers(r)) for r in rows]
             else:
-                if interaction.guild_id is None:
-                    raise UserError(M.STATS_PER_SERVER)
-                rows = await store.guild_stats(interaction.guild_id)
+                rows = await store.guild_stats(guild_id)
                 title = translate(lang, M.STATS_SERVER_TITLE)
                 lines = [
                     translate(lang, M.STATS_SERVER_LINE, player=f"<@{r.user_id}>", **numbers(r)) for r in rows[:30]

@@ -1,15 +1,38 @@
-"""Where pictures are drawn: worker processes, so drawing never holds the bot's event loop.
+"""Where pictures are drawn: worker processes, so drawing never holds the bot's event loop; in order of urgency and
+fairly between the people who ask (issue #26).
 
 Drawing a table is 30-60 ms of Python and Pillow, most of it holding the interpreter's lock: in a thread of the
 bot's process it stalls every click of every game for that long (measured in `benchmarks/bench_load.py`: at 200
 games, pictures were half the bot's CPU and the first response to a click waited behind them). Here each picture is
-drawn in one of `PICTURE_WORKERS` spawned processes at a lower priority (nice +5), so when the machine is busy the
-clicks are answered first and the pictures follow.
+drawn in a spawned process at a lower priority (nice +5), so when the machine is busy the clicks are answered first
+and the pictures follow.
+
+Two lanes, each with its own processes and its own queue:
+
+- the light lane (`PICTURE_WORKERS` processes) draws, first, what a game waits for (`Priority.TABLE`: the table a
+  player waits for, the turn panels' pictures and previews, the final score sheet), then the private looks
+  (`Priority.LOOK`: a look at the table, a kingdom, the dominoes to come), round-robin between the people asking;
+- the heavy lane (`HEAVY_WORKERS` process, nice +10) draws the replays and charts (a 7-player Royal Wedding replay
+  is a second of work and 600 KB): first those of a finished game's last table (`Priority.STORY`), then the looks
+  (`Priority.HEAVY`), round-robin between the people asking. However many replays are asked for, a table never
+  waits behind them.
+
+Looks are limited per member, per server and in all (`LIMITS`, counted while queued or drawing): over a limit,
+`draw` raises `PicturesBusy` at once (the look answers "busy, try again in a minute"). A table is never refused.
+
+A finished game's replay and chart are drawn once (`kept`): they are kept on disk in `cache_dir` (beside the
+database: a file per picture, keyed by game id and a digest of what the picture shows: seed, log, names, colours,
+language and the drawing code's own digest, so a stale picture is never shown and a restart draws nothing again),
+at most `DISK_BYTES`, the least recently used going first; a memory copy of the last few (`MEMORY_BYTES`) spares
+reading the file. The database would be shared by every process, but it would grow by up to a megabyte a game and
+make every backup carry pictures that can be drawn again; a cache on disk costs one drawing per process host after a
+loss. Pictures of a game still in play are kept in memory only (they change with every move), and identical ones
+asked at once are drawn once.
 
 A picture that cannot be drawn never blocks a game: it comes back as None (the caller sends text alone), logged
 once per drawing function with the worker's traceback. A worker that dies (or a pool that cannot start) is
 replaced, and that picture is drawn in a thread instead. With 0 workers (the tests' default) pictures are drawn in
-threads, as before.
+threads of the bot's process (with the same lanes, queues and limits).
 """
 
 from __future__ import annotations
@@ -17,11 +40,19 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
+import functools
+import hashlib
+import json
 import logging
 import multiprocessing
 import os
 import traceback
-from collections.abc import Callable
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
 from typing import Any
 
 from render import safe_render
@@ -29,12 +60,63 @@ from render import safe_render
 log = logging.getLogger(__name__)
 
 WORKER_NICENESS = 5
+HEAVY_NICENESS = 10  # replays and charts yield the cores to the tables' workers and to the bot
+HEAVY_WORKERS = 1
+THREAD_SLOTS = 4  # pictures drawn at once in threads (0 workers): more would only queue on the interpreter's lock
 PICTURE_TIMEOUT_SECONDS = 60.0  # a picture later than this is given up (the text goes out alone)
+MEMORY_BYTES = 48 * 1024 * 1024
+DISK_BYTES = 512 * 1024 * 1024
+ORDER_KEPT = 500  # the last pictures started, in order (for tests and `/admin`)
 
 
-def _start_worker() -> None:
+class Priority(IntEnum):
+    """What a picture is for; a lower value is drawn first (within its lane)."""
+
+    TABLE = 0  # a table a player waits for, the turn panels' pictures, the final score sheet: never refused
+    LOOK = 1  # a private look at the table, a kingdom, the dominoes to come
+    STORY = 2  # the replay and chart posted with a finished game's last table: never refused
+    HEAVY = 3  # a private look at a replay or a chart
+
+
+HEAVY_PRIORITIES = (Priority.STORY, Priority.HEAVY)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Pictures of one priority queued or drawing at once: per member, per server, in all."""
+
+    member: int
+    server: int
+    total: int
+
+
+LIMITS = {Priority.LOOK: Limits(3, 10, 40), Priority.HEAVY: Limits(2, 4, 12)}
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asked for a look: fairness and limits are per member within a server, and per server."""
+
+    guild_id: int | None
+    user_id: int
+
+    @property
+    def server(self) -> Hashable:
+        return self.guild_id if self.guild_id is not None else ("dm", self.user_id)
+
+
+class PicturesBusy(Exception):
+    """Too many looks are being drawn for this member, this server or in all; nothing was queued."""
+
+
+# The tickets the running task already holds (a look takes its ticket before it reads the game, so that a refusal
+# costs nothing; its pictures then do not count twice).
+_holding: contextvars.ContextVar[frozenset] = contextvars.ContextVar("pictures_holding", default=frozenset())
+
+
+def _start_worker(niceness: int = WORKER_NICENESS) -> None:
     with contextlib.suppress(OSError):  # not allowed here: the same priority as the bot, still off its event loop
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     import render  # noqa: F401  (the fonts and the engine load once per worker, not on the first picture)
 
 
@@ -51,44 +133,376 @@ def _draw(fn: Callable[..., bytes], args: tuple, kwargs: dict) -> tuple[bytes | 
         return None, traceback.format_exc()
 
 
+def replay_gif(*args: Any, **kwargs: Any) -> bytes:
+    """`render_replay`'s GIF alone (its file name is always `render.replay.FILE_NAME`), so it can be kept."""
+    from render.replay import render_replay
+
+    return render_replay(*args, **kwargs)[0]
+
+
+@functools.cache
+def drawing_digest() -> str:
+    """A digest of the code and words that draw the pictures: a kept picture drawn by another version is not used."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted([*(root / "render").glob("*.py"), *(root / "i18n" / "locales").glob("*.po")]):
+        with contextlib.suppress(OSError):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def picture_key(game_id: int, what: str, *parts: Any) -> str:
+    """The key of a game's picture (`what`: "replay", "chart"): the game id and a digest of everything it shows."""
+    shown = json.dumps([what, *parts, drawing_digest()], sort_keys=True, default=repr, separators=(",", ":"))
+    return f"{int(game_id)}-{what}-{hashlib.sha256(shown.encode()).hexdigest()[:32]}"
+
+
+@dataclass(eq=False)
+class _Job:
+    fn: Callable[..., Any]
+    args: tuple
+    kwargs: dict
+    priority: Priority
+    member: Hashable
+    future: asyncio.Future
+
+
+@dataclass
+class _Lane:
+    """One lane's workers and queue: urgent jobs first in order, then the others round-robin between members."""
+
+    name: str
+    workers: int  # processes; 0: threads
+    niceness: int
+    slots: int
+    urgent: Priority
+    pool: concurrent.futures.ProcessPoolExecutor | None = None
+    running: int = 0
+    first: deque[_Job] = field(default_factory=deque)
+    waiting: dict[Hashable, deque[_Job]] = field(default_factory=dict)
+    turns: deque[Hashable] = field(default_factory=deque)
+
+    def executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self.niceness,),
+            )
+        return self.pool
+
+    def put(self, job: _Job) -> None:
+        if job.priority == self.urgent:
+            self.first.append(job)
+            return
+        jobs = self.waiting.get(job.member)
+        if jobs is None:
+            jobs = self.waiting[job.member] = deque()
+            self.turns.append(job.member)
+        jobs.append(job)
+
+    def take(self) -> _Job | None:
+        if self.first:
+            return self.first.popleft()
+        if not self.turns:
+            return None
+        member = self.turns.popleft()
+        jobs = self.waiting[member]
+        job = jobs.popleft()
+        if jobs:
+            self.turns.append(member)
+        else:
+            del self.waiting[member]
+        return job
+
+    def remove(self, job: _Job) -> bool:
+        """Take a waiting job out of the queue; False if it is not waiting (drawing, or done)."""
+        if job in self.first:
+            self.first.remove(job)
+            return True
+        jobs = self.waiting.get(job.member)
+        if jobs is None or job not in jobs:
+            return False
+        jobs.remove(job)
+        if not jobs:
+            del self.waiting[job.member]
+            self.turns.remove(job.member)
+        return True
+
+    @property
+    def queued(self) -> int:
+        return len(self.first) + sum(len(jobs) for jobs in self.waiting.values())
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+class PictureCache:
+    """Kept pictures: the last few in memory; a finished game's on disk in `directory` (None: memory only)."""
+
+    def __init__(
+        self, directory: Path | None = None, *, memory_bytes: int = MEMORY_BYTES, disk_bytes: int = DISK_BYTES
+    ) -> None:
+        self.directory = directory
+        self.memory_bytes = memory_bytes
+        self.disk_bytes = disk_bytes
+        self._memory: OrderedDict[str, bytes] = OrderedDict()
+        self._held = 0
+
+    def remembered(self, key: str) -> bytes | None:
+        data = self._memory.get(key)
+        if data is not None:
+            self._memory.move_to_end(key)
+        return data
+
+    def remember(self, key: str, data: bytes) -> None:
+        if len(data) > self.memory_bytes:
+            return
+        old = self._memory.pop(key, None)
+        self._held += len(data) - (len(old) if old is not None else 0)
+        self._memory[key] = data
+        while self._held > self.memory_bytes:
+            _, dropped = self._memory.popitem(last=False)
+            self._held -= len(dropped)
+
+    def _path(self, key: str) -> Path | None:
+        return None if self.directory is None else self.directory / f"{key}.pic"
+
+    async def read(self, key: str) -> bytes | None:
+        path = self._path(key)
+        if path is None:
+            return None
+        return await asyncio.to_thread(_read_touching, path)
+
+    async def write(self, key: str, data: bytes) -> None:
+        path = self._path(key)
+        if path is not None:
+            await asyncio.to_thread(_write_bounded, path, data, self.disk_bytes)
+
+
+def _read_touching(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+        os.utime(path)  # recently used: evicted last
+        return data
+    except OSError:
+        return None
+
+
+def _write_bounded(path: Path, data: bytes, limit: int) -> None:
+    """Write atomically, then remove the least recently used files while the directory holds over `limit` bytes."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(data)
+        os.replace(partial, path)
+        files = []
+        for entry in os.scandir(path.parent):
+            if entry.name.endswith(".pic"):
+                with contextlib.suppress(OSError):
+                    stat = entry.stat()
+                    files.append((stat.st_mtime, stat.st_size, entry.path))
+        total = sum(size for _, size, _ in files)
+        for _, size, name in sorted(files):
+            if total <= limit:
+                break
+            with contextlib.suppress(OSError):
+                os.remove(name)
+                total -= size
+    except OSError:
+        log.warning("Could not keep the picture %s on disk", path, exc_info=True)
+
+
 class PicturePool:
     """The bot's picture workers. `draw(fn, *args, **kwargs)` returns `fn(*args, **kwargs)` (PNG or GIF bytes, or
-    any picklable result) or None when it cannot be drawn."""
+    any picklable result) or None when it cannot be drawn; `priority=` and `asker=` say what it is for and who
+    asked (see the module's docstring)."""
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(
+        self,
+        workers: int = 0,
+        *,
+        cache_dir: Path | None = None,
+        heavy_workers: int = HEAVY_WORKERS,
+        thread_slots: int = THREAD_SLOTS,
+    ) -> None:
         self.workers = workers
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        heavy = heavy_workers if workers else 0
+        self.light = _Lane("light", workers, WORKER_NICENESS, workers or thread_slots, Priority.TABLE)
+        self.heavy = _Lane("heavy", heavy, HEAVY_NICENESS, heavy or 1, Priority.STORY)
+        self.cache = PictureCache(cache_dir)
         self._failed: set[str] = set()
+        self._inflight: dict[str, asyncio.Future] = {}
+        self._inflight_jobs: dict[str, _Job] = {}  # the queued job of each drawing in `_inflight`
+        self._tickets: Counter[tuple] = Counter()
         self.stats = {"drawn": 0, "failed": 0, "restarts": 0, "in_threads": 0}
+        self.counts: Counter[str] = Counter()  # "busy", "kept" (answered from the cache), "<priority>" started
+        self.order: deque[tuple[Priority, str]] = deque(maxlen=ORDER_KEPT)  # pictures as they started
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
-            )
-        return self._pool
+    # -- asking ----------------------------------------------------------------------------------------------------
+    async def draw(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        priority: Priority = Priority.TABLE,
+        asker: Asker | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        with self._ticket(priority, asker):
+            return await self._queued(fn, args, kwargs, priority, asker)
 
-    async def draw(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if not self.workers:
+    async def kept(
+        self,
+        key: str,
+        fn: Callable[..., bytes],
+        *args: Any,
+        on_disk: bool,
+        priority: Priority = Priority.STORY,
+        asker: Asker | None = None,
+        **kwargs: Any,
+    ) -> bytes | None:
+        """`fn(*args, **kwargs)` drawn once for `key`: from memory, else from disk (`on_disk`: a finished game's),
+        else drawn (the same drawing for everyone asking at once) and kept."""
+        data = self.cache.remembered(key)
+        if data is None and on_disk:
+            data = await self.cache.read(key)
+            if data is not None:
+                self.cache.remember(key, data)
+        if data is not None:
+            self.counts["kept"] += 1
+            return data
+        with self._ticket(priority, asker):
+            drawing = self._inflight.get(key)
+            if drawing is None:
+                drawing = asyncio.ensure_future(self._draw_and_keep(key, fn, args, kwargs, priority, asker, on_disk))
+                self._inflight[key] = drawing
+                drawing.add_done_callback(lambda done: self._inflight.pop(key, None))
+            else:
+                self._hasten(key, priority)
+            return await asyncio.shield(drawing)
+
+    def _hasten(self, key: str, priority: Priority) -> None:
+        """A game's own picture joining a look's drawing of the same picture: the drawing waits no longer than the
+        game's would have."""
+        job = self._inflight_jobs.get(key)
+        if job is not None and priority < job.priority:
+            lane = self._lane(job.priority)
+            if lane.remove(job):
+                job.priority, job.member = priority, None
+                lane.put(job)
+                self._dispatch(lane)
+
+    async def _draw_and_keep(self, key, fn, args, kwargs, priority, asker, on_disk: bool) -> bytes | None:
+        data = await self._queued(fn, args, kwargs, priority, asker, key=key)
+        if data is not None:
+            self.cache.remember(key, data)
+            if on_disk:
+                await self.cache.write(key, data)
+        return data
+
+    @contextlib.contextmanager
+    def admitted(self, priority: Priority | None, asker: Asker | None) -> Iterator[None]:
+        """Hold a place of `asker` among the pictures of `priority` for the duration (none is needed for a table,
+        or without an asker); raise `PicturesBusy` at once when there is none. Pictures drawn meanwhile for the same
+        asker and priority use this place."""
+        with self._ticket(priority, asker):
+            yield
+
+    @contextlib.contextmanager
+    def _ticket(self, priority: Priority | None, asker: Asker | None) -> Iterator[None]:
+        limits = LIMITS.get(priority) if priority is not None else None
+        held = _holding.get()
+        if limits is None or asker is None or (priority, asker) in held:
+            yield
+            return
+        keys = ((priority, "member", asker), (priority, "server", asker.server), (priority, "total"))
+        for key, limit in zip(keys, (limits.member, limits.server, limits.total), strict=True):
+            if self._tickets[key] >= limit:
+                self.counts["busy"] += 1
+                raise PicturesBusy(f"{self._tickets[key]} pictures of this kind are being drawn ({key[1]})")
+        for key in keys:
+            self._tickets[key] += 1
+        token = _holding.set(held | {(priority, asker)})
+        try:
+            yield
+        finally:
+            _holding.reset(token)
+            for key in keys:
+                self._tickets[key] -= 1
+                if not self._tickets[key]:
+                    del self._tickets[key]
+
+    # -- the queue -------------------------------------------------------------------------------------------------
+    def _lane(self, priority: Priority) -> _Lane:
+        return self.heavy if priority in HEAVY_PRIORITIES else self.light
+
+    async def _queued(
+        self, fn, args, kwargs, priority: Priority, asker: Asker | None, *, key: str | None = None
+    ) -> Any:
+        lane = self._lane(priority)
+        job = _Job(fn, args, kwargs, priority, asker, asyncio.get_running_loop().create_future())
+        lane.put(job)
+        if key is not None:
+            self._inflight_jobs[key] = job
+        self._dispatch(lane)
+        try:
+            return await asyncio.wait_for(asyncio.shield(job.future), PICTURE_TIMEOUT_SECONDS)
+        except TimeoutError:
+            lane.remove(job)
+            log.warning("Drawing %s took over %.0f s; the game goes on without it", _name(fn), PICTURE_TIMEOUT_SECONDS)
+            self.stats["failed"] += 1
+            return None
+        except asyncio.CancelledError:
+            lane.remove(job)  # still waiting: dropped; drawing: its picture is thrown away
+            raise
+        finally:
+            if key is not None and self._inflight_jobs.get(key) is job:
+                del self._inflight_jobs[key]
+
+    def _dispatch(self, lane: _Lane) -> None:
+        while lane.running < lane.slots:
+            job = lane.take()
+            if job is None:
+                return
+            lane.running += 1
+            self.counts[job.priority.name.lower()] += 1
+            self.order.append((job.priority, _name(job.fn)))
+            asyncio.get_running_loop().create_task(self._run(lane, job))
+
+    async def _run(self, lane: _Lane, job: _Job) -> None:
+        try:
+            result = await self._drawn(lane, job.fn, job.args, job.kwargs)
+        except asyncio.CancelledError:  # the loop is closing
+            job.future.cancel()
+            raise
+        except Exception as error:  # what the pool itself could not do (e.g. arguments that cannot be sent)
+            if not job.future.done():
+                job.future.set_exception(error)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            lane.running -= 1
+            self._dispatch(lane)
+
+    async def _drawn(self, lane: _Lane, fn, args: tuple, kwargs: dict) -> Any:
+        if not lane.workers:
             self.stats["in_threads"] += 1
             return await asyncio.to_thread(safe_render, fn, *args, **kwargs)
-        loop = asyncio.get_running_loop()
-        pool = self._executor()
+        pool = lane.executor()
         try:
-            future = loop.run_in_executor(pool, _draw, fn, args, kwargs)
-            result, error = await asyncio.wait_for(future, PICTURE_TIMEOUT_SECONDS)
+            result, error = await asyncio.get_running_loop().run_in_executor(pool, _draw, fn, args, kwargs)
         except concurrent.futures.process.BrokenProcessPool:
-            if self._pool is pool:  # the first of its pictures to hear of it replaces the workers
+            if lane.pool is pool:  # the first of its pictures to hear of it replaces the workers
                 log.warning("A picture worker died while drawing %s; the workers are restarted", _name(fn))
-                self._pool = None
+                lane.pool = None
                 self.stats["restarts"] += 1
                 pool.shutdown(wait=False)
             self.stats["in_threads"] += 1
             return await asyncio.to_thread(safe_render, fn, *args, **kwargs)
-        except TimeoutError:
-            log.warning("Drawing %s took over %.0f s; the game goes on without it", _name(fn), PICTURE_TIMEOUT_SECONDS)
-            self.stats["failed"] += 1
-            return None
         if error is not None:
             self.stats["failed"] += 1
             name = _name(fn)
@@ -101,28 +515,34 @@ class PicturePool:
         self.stats["drawn"] += 1
         return result
 
+    # -- life ------------------------------------------------------------------------------------------------------
+    @property
+    def queued(self) -> int:
+        return self.light.queued + self.heavy.queued
+
     def warm_up(self) -> None:
         """Start the workers now rather than at the first picture (a worker takes a second or two to start)."""
-        if self.workers:
-            pool = self._executor()
-            for _ in range(self.workers):
-                pool.submit(_ready)
+        for lane in (self.light, self.heavy):
+            if lane.workers:
+                pool = lane.executor()
+                for _ in range(lane.workers):
+                    pool.submit(_ready)
 
     def close(self) -> None:
         """Stop the workers (pictures still being drawn are given up)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.light.close()
+        self.heavy.close()
 
 
 _pool = PicturePool()
 
 
-def configure(workers: int) -> PicturePool:
-    """Draw in `workers` processes from now on (0: threads); the bot calls it at start."""
+def configure(workers: int, *, cache_dir: Path | None = None) -> PicturePool:
+    """Draw in `workers` processes from now on (0: threads), keeping finished games' pictures in `cache_dir`; the
+    bot calls it at start."""
     global _pool
     _pool.close()
-    _pool = PicturePool(workers)
+    _pool = PicturePool(workers, cache_dir=cache_dir)
     _pool.warm_up()
     return _pool
 
@@ -132,8 +552,19 @@ def current() -> PicturePool:
 
 
 async def draw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """`fn(*args, **kwargs)` drawn by the bot's picture workers, or None when it cannot be drawn."""
+    """`fn(*args, **kwargs)` drawn by the bot's picture workers, or None when it cannot be drawn. `priority=`
+    (default: a table) and `asker=` (a look's: limited, may raise `PicturesBusy`) go to `PicturePool.draw`."""
     return await _pool.draw(fn, *args, **kwargs)
+
+
+async def kept(key: str, fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes | None:
+    """`PicturePool.kept` of the bot's pool."""
+    return await _pool.kept(key, fn, *args, **kwargs)
+
+
+def admitted(priority: Priority | None, asker: Asker | None) -> contextlib.AbstractContextManager[None]:
+    """`PicturePool.admitted` of the bot's pool."""
+    return _pool.admitted(priority, asker)
 
 
 def close() -> None:

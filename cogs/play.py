@@ -98,7 +98,9 @@ class PlayCog(commands.Cog):
             # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
             outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
             warning = outcome.warning_in(lang_of(interaction))
-            await after_action(interaction, rec.id, str(interaction.user.id), warning=warning)
+            await after_action(
+                interaction, rec.id, str(interaction.user.id), warning=warning, computers_wait=outcome.computers_wait
+            )
 
         await guarded(interaction, work())
 

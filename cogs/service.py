@@ -13,7 +13,8 @@ import io
 import logging
 import random
 import socket
-from collections.abc import Callable
+import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -22,7 +23,7 @@ import discord
 
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat, TurnTimer
+from db.models import ACTIVE_STATUSES, ActionRecord, GameRecord, GameStatus, Seat, TurnTimer
 from engine import (
     Action,
     BribeDragon,
@@ -41,10 +42,10 @@ from engine.ai.pool import PoolBusy
 from engine.config import VARIANTS
 from i18n import TERMS, first_supported, term, translate, translate_plural
 from i18n import messages as M
-from render import clean_name, render_score_sheet, render_table
-from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
+from render import clean_name, render_score_sheet, render_table_pictures
+from render.alt import chart_alt_text, kingdoms_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
-from render.replay import render_replay
+from render.replay import FILE_NAME as REPLAY_FILE_NAME
 
 from . import pictures
 from .common import (
@@ -117,6 +118,54 @@ def same_turn_step(trial: Game, game: Game, player: str, kind: str) -> bool:
     return d is not None and d.player == player and d.kind == kind and turn_key(trial) == turn_key(game)
 
 
+MADE_BY = "made_by"  # a key of a saved action: who made a move saved without a user id
+BY_DEADLINE = "deadline"  # ... the turn deadline (a computer played for an absent person)
+
+
+def made_by_deadline(record: ActionRecord) -> bool:
+    return record.action.get(MADE_BY) == BY_DEADLINE
+
+
+def undo_plan(rec: GameRecord, actions: list[ActionRecord], user_id: int) -> tuple[list[ActionRecord], Game]:
+    """What an undo by `user_id` takes back: their last action and the claims then made for a person because a
+    single domino was left (newest first), and the game as it was before them. Refused (a UserError saying why)
+    when someone acted since (a person, a computer, or the turn deadline for anyone), when they have nothing to
+    take back, or when something hidden came into view since (a line drawn, the builders' board refilled, a new
+    deal: the engine's `draw_position`): the player would choose again knowing it."""
+    player = str(user_id)
+    undo: list[ActionRecord] = []
+    blocker = None
+    for record in reversed(actions):
+        if made_by_deadline(record):
+            raise UserError(M.UNDO_DEADLINE, name=seat_name(rec.seats, record.player_id or ""))
+        seat = rec.seat_of(record.player_id or "")
+        forced = (
+            record.user_id is None
+            and record.action.get("type") == "claim"
+            and seat is not None
+            and not seat.is_computer
+        )
+        if forced:  # a last free domino claimed for a person (them, or the next one): it goes back too
+            undo.append(record)
+            continue
+        if record.player_id == player:
+            undo.append(record)
+        else:
+            blocker = record
+        break
+    if not undo or undo[-1].user_id != user_id:
+        if blocker is not None:
+            raise UserError(M.UNDO_SOMEONE_ACTED, name=seat_name(rec.seats, blocker.player_id or ""))
+        raise UserError(M.UNDO_NOTHING)
+    assert rec.game is not None
+    before = Game.new(rec.game.config, rec.game.seed)
+    for record in actions[: len(actions) - len(undo)]:
+        before.apply(action_from_dict(record.action), by=record.player_id)
+    if before.draw_position != rec.game.draw_position:
+        raise UserError(M.UNDO_REVEALED)
+    return undo, before
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -185,6 +234,7 @@ class MoveOutcome:
     # Sentences for the mover, in the language they are asked for (the mover's, not the table's):
     warning: Callable[[str], str] | None = None  # set when the move is saved but something after it failed
     automatic: list[tuple[str, Callable[[str], str]]] = field(default_factory=list)  # (player, done for them)
+    computers_wait: float = 0.0  # seconds the computer players wait before answering (the mover may undo meanwhile)
 
     def warning_in(self, lang: str) -> str | None:
         return self.warning(lang) if self.warning is not None else None
@@ -201,21 +251,28 @@ class GameService:
         self.bot = bot
         self.store = store
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Per channel, while someone holds or awaits it: a lock nobody uses any more goes (the map stays bounded)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._channels: dict[int, int] = {}  # game id -> its channel id
         self.hard_budget = HARD_BUDGET_SECONDS
+        # Seconds the computer players wait before answering a person's move that can still be taken back: a
+        # misclick can be undone before they act (Settings.computer_delay; 0 in tests).
+        self.computer_delay = 0.0
         self.story_at_end = True  # the replay and the chart go with the final table
         self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self._pending: dict[int, list[Event]] = {}  # per game: what happened since its table was last posted
         self._notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
         self._chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
+        self._waits: dict[int, asyncio.Event] = {}  # per game: its computers' wait for an undo (set: play now)
+        self._undo_offers: dict[int, Callable[[], Awaitable[None]]] = {}  # per game: takes the offered Undo away
         self._corrupt_logged: set[int] = set()
         # How the service shows a game on Discord: given by the cogs (cogs.table.attach), so the service builds no
         # view itself and imports no cog module.
         self.table_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
         self.turn_view: Callable[[GameRecord, Game], discord.ui.View] = _unattached
         self.lobby_text: Callable[[GameRecord], str] = _unattached
+        self.history_view: Callable[[int, int, int, str], discord.ui.View] = _unattached  # (game, page, pages, lang)
         # This process's name in the store's claims: stable across restarts of the same shards on the same host,
         # so that a restarted process takes back at once what it held when it died (`reclaim`).
         settings = getattr(bot, "settings", None)
@@ -319,41 +376,17 @@ class GameService:
 
     async def undo(self, game_id: int, user_id: int) -> MoveOutcome:
         """Take back the person's last action (and the claim that was then made for them), while nobody acted
-        after it. The game is rebuilt from its seed and its log without it; the undone actions stay in the log,
-        marked undone, in the same transaction that restores the state."""
+        after it and nothing hidden came into view since (`undo_plan`). The game is rebuilt from its seed and its log
+        without it; the undone actions stay in the log, marked undone, in the same transaction that restores the
+        state. Computer players waiting to answer the move (`computer_delay`) do not play it."""
         async with self.lock(await self.channel_of(game_id)):
             rec = await self.get(game_id)
             player = str(user_id)
             if rec.status != GameStatus.PLAYING or rec.game is None:
                 raise UserError(M.UNDO_NOT_PLAYED)
             actions = await self.store.get_actions(game_id, include_undone=False)
-            undo: list = []
-            blocker = None
-            for record in reversed(actions):
-                seat = rec.seat_of(record.player_id or "")
-                forced = (
-                    record.user_id is None
-                    and record.action.get("type") == "claim"
-                    and seat is not None
-                    and not seat.is_computer
-                )
-                if forced:  # a last free domino claimed for a person (them, or the next one): it goes back too
-                    undo.append(record)
-                    continue
-                if record.player_id == player:
-                    undo.append(record)
-                else:
-                    blocker = record
-                break
-            if not undo or undo[-1].user_id != user_id:
-                if blocker is not None:
-                    who = seat_name(rec.seats, blocker.player_id or "")
-                    raise UserError(M.UNDO_SOMEONE_ACTED, name=who)
-                raise UserError(M.UNDO_NOTHING)
+            undo, replay = undo_plan(rec, actions, user_id)
             keep = actions[: len(actions) - len(undo)]
-            replay = Game.new(rec.game.config, rec.game.seed)
-            for record in keep:
-                replay.apply(action_from_dict(record.action), by=record.player_id)
             version = rec.version
             for n, record in enumerate(undo):
                 last = n == len(undo) - 1
@@ -365,6 +398,8 @@ class GameService:
                     )
                 except StaleVersion:
                     raise UserError(STALE) from None
+            self.stop_computers(game_id)  # their turn is gone with the move (they waited, or thought: nothing saved)
+            self._undo_offers.pop(game_id, None)
             was_theirs = rec.game.decision() is not None and rec.game.decision().player == player  # type: ignore[union-attr]
             self._pending.pop(game_id, None)
             self._notes.pop(game_id, None)
@@ -435,6 +470,9 @@ class GameService:
             if len(claims) != 1:
                 break
             events = game.apply(claims[0], by=d.player)
+            for event in events:  # the table says it was the last free one, not a choice (common.event_words)
+                if event.kind == "claimed":
+                    event.data["forced"] = True
             rec = await self._save(rec, game, claims[0], d.player, None, events)
             rw = game.config.game == "royal-wedding"
 
@@ -443,6 +481,27 @@ class GameService:
 
             outcome.automatic.append((d.player, said))
         return rec
+
+    async def undo_refusal(self, rec: GameRecord, user_id: int) -> UserError | None:
+        """Why an undo by `user_id` would be refused now (the same rules as `undo`), or None when it would be done:
+        a panel offers Undo only then."""
+        if rec.status != GameStatus.PLAYING or rec.game is None:
+            return UserError(M.UNDO_NOT_PLAYED)
+        actions = await self.store.get_actions(rec.id, include_undone=False)
+        try:  # it replays the game (milliseconds in a long one): away from the event loop
+            await asyncio.to_thread(undo_plan, rec, actions, user_id)
+        except UserError as refusal:
+            return refusal
+        return None
+
+    async def _undo_window(self, rec: GameRecord, game: Game, mover: str | None) -> float:
+        """How long the computer players wait before answering `mover`'s move: `computer_delay` when a person moved
+        and may still take it back, else 0 (their move drew a new line: nothing to wait for)."""
+        seat = rec.seat_of(mover) if mover is not None else None
+        if self.computer_delay <= 0 or seat is None or seat.is_computer or seat.user_id is None:
+            return 0.0
+        refusal = await self.undo_refusal(dataclasses.replace(rec, game=game), seat.user_id)
+        return self.computer_delay if refusal is None else 0.0
 
     def _next_seat(self, rec: GameRecord, game: Game) -> Seat | None:
         d = game.decision()
@@ -459,7 +518,8 @@ class GameService:
         try:
             nxt = self._next_seat(rec, game)
             if nxt is not None and nxt.is_computer:
-                self.schedule_computers(rec.id)
+                outcome.computers_wait = await self._undo_window(rec, game, mover)
+                self.schedule_computers(rec.id, delay=outcome.computers_wait)
             elif game.is_over or nxt is None or nxt.player_id != mover or self._notes.get(rec.id):
                 await self._publish(outcome)
             elif rec.table_message_id is not None:
@@ -497,10 +557,18 @@ class GameService:
         outcome.table_posted = True
 
     async def _save(
-        self, rec: GameRecord, game: Game, action: Action, player: str, user_id: int | None, events: list[Event]
+        self,
+        rec: GameRecord,
+        game: Game,
+        action: Action,
+        player: str,
+        user_id: int | None,
+        events: list[Event],
+        *,
+        made_by: str | None = None,
     ) -> GameRecord:
         """Save the move with the version check; returns the record at its new version. Its events wait for the
-        next table."""
+        next table. `made_by` marks, in the saved action, who made a move saved without a user id (the deadline)."""
         results = results_from_game(game) if game.is_over else None
         timer = None if game.is_over else self._timer(rec, game)
         try:
@@ -508,7 +576,7 @@ class GameService:
                 rec.id,
                 rec.version,
                 state=game.to_dict(),
-                action=action.to_dict(),
+                action={**action.to_dict(), MADE_BY: made_by} if made_by else action.to_dict(),
                 player_id=player,
                 user_id=user_id,
                 timer=timer,
@@ -535,12 +603,15 @@ class GameService:
         )
 
     # -- computer players --------------------------------------------------------------------------------------
-    def schedule_computers(self, game_id: int) -> asyncio.Task:
+    def schedule_computers(self, game_id: int, *, delay: float = 0.0) -> asyncio.Task:
         """Let the computer seats play, in the background, until a person must act or the game ends; one chain
-        per game. A cancel (or anything else that changes the game) stops it before its next move."""
+        per game, which first waits `delay` seconds (an undo meanwhile stops it). A cancel (or anything else that
+        changes the game) stops it before its next move."""
         task = self._chains.get(game_id)
         if task is None or task.done():
-            task = asyncio.create_task(self._computer_chain(game_id), name=f"computers-{game_id}")
+            if delay > 0:  # waiting from now on (the mover's panel, shown next, offers Undo meanwhile)
+                self._waits[game_id] = asyncio.Event()
+            task = asyncio.create_task(self._computer_chain(game_id, delay), name=f"computers-{game_id}")
             self._chains[game_id] = task
             task.add_done_callback(
                 lambda t: self._chains.pop(game_id, None) if self._chains.get(game_id) is t else None
@@ -555,15 +626,19 @@ class GameService:
         task = self._chains.get(game_id)
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
+        self._undo_offers.pop(game_id, None)
+        self._waits.pop(game_id, None)
 
     async def idle(self) -> None:
         """Wait until no computer player is thinking or moving (for tests and shutdown)."""
         while self._chains:
             await asyncio.gather(*list(self._chains.values()), return_exceptions=True)
 
-    async def _computer_chain(self, game_id: int) -> None:
+    async def _computer_chain(self, game_id: int, delay: float = 0.0) -> None:
         busy = 0.0
         try:
+            if delay > 0:  # the person who just moved may take it back meanwhile (`undo` then stops this chain)
+                await self._wait_for_undo(game_id, delay)
             while True:
                 rec = await self.get(game_id)
                 game = rec.game
@@ -581,7 +656,10 @@ class GameService:
                 # the game read again at the same version, so a game waiting for a computer player costs the garbage
                 # collector only the state the pool holds (benchmarks/bench_load.py).
                 channel_id, version, player = rec.channel_id, rec.version, d.player
-                thinking = self.computer_action(game, seat.cpu_level or "easy", key=rec.guild_id)
+                # Fair between servers, and between members within one: the host's share pays for the thinking.
+                thinking = self.computer_action(
+                    game, seat.cpu_level or "easy", key=rec.guild_id, member=rec.host_user_id
+                )
                 del rec, game, d, seat
                 fresh = events = None  # nor the record of the last move
                 try:
@@ -611,7 +689,42 @@ class GameService:
         except Exception:
             log.exception("Game %s: the computer players could not finish their turns; the timer tries again", game_id)
 
-    async def computer_action(self, game: Game, level: str, *, key: object = None) -> Action:
+    async def _wait_for_undo(self, game_id: int, delay: float) -> None:
+        """The computers' wait while the mover may take their move back: `delay` seconds, or less when the mover
+        lets them play now (`end_wait`). Then the Undo offered on the mover's panel is taken away."""
+        wait = self._waits.setdefault(game_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(wait.wait(), delay)
+        except TimeoutError:
+            pass
+        finally:
+            if self._waits.get(game_id) is wait:
+                del self._waits[game_id]
+        withdraw = self._undo_offers.pop(game_id, None)
+        if withdraw is not None:
+            try:
+                await withdraw()
+            except Exception:  # the panel may be gone (15 minutes, a dismissed message): the game goes on
+                log.info("Game %s: the offered undo could not be taken off its panel", game_id, exc_info=True)
+
+    def waiting_for_undo(self, game_id: int) -> bool:
+        """Whether the game's computer players are waiting while a person may take their move back."""
+        return game_id in self._waits
+
+    def offer_undo(self, game_id: int, withdraw: Callable[[], Awaitable[None]]) -> None:
+        """While the computers wait, a panel offers Undo: `withdraw` takes it away when they start (not after)."""
+        if game_id in self._waits:
+            self._undo_offers[game_id] = withdraw
+
+    def end_wait(self, game_id: int) -> bool:
+        """Let the waiting computer players play now; False when they were not waiting."""
+        wait = self._waits.get(game_id)
+        if wait is None:
+            return False
+        wait.set()
+        return True
+
+    async def computer_action(self, game: Game, level: str, *, key: object = None, member: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""
         options = {"time_budget": self.hard_budget} if level == "hard" else {}
         seed = game.seed + len(game.log)
@@ -620,7 +733,7 @@ class GameService:
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
             # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool
             # keeps the state pickled; see _computer_chain).
-            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, **options)
+            choosing = self.ai_pool.choose(game.to_dict(), level, seed, key=key, member=member, **options)
             del game
             return action_from_dict(await choosing)
         agent = make_agent(level, seed=seed, **options)
@@ -717,7 +830,8 @@ class GameService:
                     what=decision_words(game, d, lang),
                 )
             )
-        lines.append(score_line(game, rec.seats, lang))
+        if not game.is_over:  # the final breakdown has the totals
+            lines.append(score_line(game, rec.seats, lang))
         economy = economy_line(game, rec.seats, lang)
         if economy:
             lines.append(economy)
@@ -732,10 +846,17 @@ class GameService:
         d = game.decision()
         files = []
         lang = game_language(rec)
-        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
-        if png is not None:
-            alt = describe(table_alt_text, game, names, lang=lang)
-            files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
+        # A Royal Wedding table comes as two pictures (render.table.splits), the kingdoms second.
+        pngs = await self.picture(
+            rec.id, render_table_pictures, game, names, colours, d.player if d else None, lang=lang
+        )
+        if pngs:
+            alts = (
+                describe(table_alt_text, game, names, lang=lang),
+                describe(kingdoms_alt_text, game, names, lang=lang),
+            )
+            for png, name, alt in zip(pngs, ("table.png", "kingdoms.png"), alts, strict=False):
+                files.append(discord.File(io.BytesIO(png), filename=name, description=alt or None))
         else:
             note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:
@@ -811,24 +932,40 @@ class GameService:
         return False
 
     async def story_files(
-        self, rec: GameRecord, game: Game, *, replay: bool = True, chart: bool = True, lang: str | None = None
+        self,
+        rec: GameRecord,
+        game: Game,
+        *,
+        replay: bool = True,
+        chart: bool = True,
+        lang: str | None = None,
+        asker: pictures.Asker | None = None,
     ) -> list[discord.File]:
         """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
         private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
-        a game never waits on them."""
+        a game never waits on them. A look passes its `asker`: it waits behind the game's own pictures and may be
+        refused with `pictures.PicturesBusy`. A finished game's are drawn once and kept (cogs/pictures.py)."""
         names, colours = names_and_colours(rec)
         log_data = [(p, a.to_dict()) for p, a in game.log]
         config = game.config.to_dict()
         lang = lang or game_language(rec)
+        shown = (config, game.seed, log_data, names, colours, lang)
+        options = {
+            "on_disk": game.is_over,
+            "priority": pictures.Priority.HEAVY if asker else pictures.Priority.STORY,
+            "asker": asker,
+            "lang": lang,
+        }
         files = []
         if replay:
-            made = await pictures.draw(render_replay, config, game.seed, log_data, names, colours, lang=lang)
-            if made is not None:
-                gif, filename = made
+            key = pictures.picture_key(rec.id, "replay", *shown)
+            gif = await pictures.kept(key, pictures.replay_gif, config, game.seed, log_data, names, colours, **options)
+            if gif is not None:
                 alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(gif), filename=filename, description=alt or None))
+                files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILE_NAME, description=alt or None))
         if chart:
-            png = await pictures.draw(render_score_chart, config, game.seed, log_data, names, colours, lang=lang)
+            key = pictures.picture_key(rec.id, "chart", *shown)
+            png = await pictures.kept(key, render_score_chart, config, game.seed, log_data, names, colours, **options)
             if png is not None:
                 alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
                 files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
@@ -947,7 +1084,7 @@ class GameService:
                     action = await self.computer_action(game, DEADLINE_LEVEL)
                     events = game.apply(action, by=d.player)
                     try:
-                        rec = await self._save(rec, game, action, d.player, None, events)
+                        rec = await self._save(rec, game, action, d.player, None, events, made_by=BY_DEADLINE)
                     except UserError:  # the player (in another process) moved meanwhile: their move stands
                         log.info("Game %s: the player moved before their deadline was played", rec.id)
                         return

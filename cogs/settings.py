@@ -15,6 +15,7 @@ from i18n import N_, translate
 from i18n import messages as M
 from i18n.commands import LANGUAGE_NAMES, language_choices
 
+from .checks import LANGUAGES, checked, time_zone
 from .common import UserError, lang_of, quote_typed
 from .views import guarded, service_of
 
@@ -72,7 +73,7 @@ class SettingsCog(commands.Cog):
     async def notify(
         self,
         interaction: discord.Interaction,
-        how: app_commands.Choice[str] | None = None,
+        how: str | None = None,
         quiet_from: app_commands.Range[str, 1, 8] | None = None,
         quiet_to: app_commands.Range[str, 1, 8] | None = None,
         timezone: app_commands.Range[str, 1, 64] | None = None,
@@ -83,9 +84,9 @@ class SettingsCog(commands.Cog):
             current = await store.get_user_settings(interaction.user.id)
             changes: dict = {}
             if how is not None:
-                if how.value not in NOTIFY:
+                if how not in NOTIFY:  # any value can be sent, not only the choices
                     raise UserError(M.PICK_HOW)
-                changes["notify"] = how.value
+                changes["notify"] = how
             if (quiet_from is None) != (quiet_to is None):
                 raise UserError(M.QUIET_BOTH_ENDS)
             if quiet_from is not None and quiet_to is not None:
@@ -96,7 +97,7 @@ class SettingsCog(commands.Cog):
             if clear_quiet_hours:
                 changes |= {"quiet_start": None, "quiet_end": None}
             if timezone is not None:
-                changes["timezone"] = timezone.strip()
+                changes["timezone"] = time_zone(timezone)
             try:
                 new = dataclasses.replace(current, **changes)
             except ValueError:  # the only value not checked above: the time zone
@@ -123,11 +124,12 @@ class SettingsCog(commands.Cog):
         lobbies_per_member: app_commands.Range[int, 1, 50] | None = None,
         games_per_member: app_commands.Range[int, 1, 200] | None = None,
         lobby_expiry_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
     ) -> None:
         async def work():
             if interaction.guild_id is None:
                 raise UserError(M.SERVER_SETTINGS_IN_SERVER)
+            table_language = checked(language, LANGUAGES, "language")
             perms = getattr(interaction, "permissions", None)
             changes = {
                 k: v
@@ -135,7 +137,7 @@ class SettingsCog(commands.Cog):
                     ("max_lobbies_per_member", lobbies_per_member),
                     ("max_games_per_member", games_per_member),
                     ("lobby_expiry_hours", lobby_expiry_hours),
-                    ("language", language.value if language else None),
+                    ("language", table_language),
                 )
                 if v is not None
             }

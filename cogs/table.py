@@ -14,7 +14,7 @@ from i18n import translate
 
 from .lobby import RematchButton, lobby_text
 from .service import GameService, game_language, turn_key
-from .views import LOOKS, LookButton, TurnButton
+from .views import LOOKS, LookButton, TurnButton, history_view
 
 
 def turn_view(rec: GameRecord, game: Game) -> discord.ui.View:
@@ -43,3 +43,4 @@ def attach(service: GameService) -> None:
     service.table_view = table_view
     service.turn_view = turn_view
     service.lobby_text = lobby_text
+    service.history_view = history_view

@@ -17,6 +17,7 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax
 from render.alt import kingdom_alt_text
+from render.panels import render_confirm, stack_pictures
 
 from . import pictures
 from .common import (
@@ -34,9 +35,10 @@ from .common import (
     square_words,
     their_turn,
 )
-from .looks import send_look
+from .looks import look_place, send_look
 from .mine import elsewhere
 from .service import (
+    OPTIONAL_STEPS,
     STALE,
     NoGameHere,
     describe,
@@ -201,39 +203,102 @@ def _after_optional(game: Game, player: str) -> str:
     return "claim" if same_turn_step(trial, game, player, "claim") else "end"
 
 
+BEST_SPOTS = 4  # the placements offered as buttons, the ones that score most now; every other one is in a list
+LIST_SIZE = 25  # the options a Discord list holds
+LISTS = 4  # lists under the row of buttons (a message has 5 rows)
+DIRECTION_ORDER = {"up": 0, "right": 1, "down": 2, "left": 3}
+
+
+@dataclass
+class NextSteps:
+    """What follows a placement in the same turn: optional steps (Queendomino rules), the dominoes to choose from
+    next (`claim_game`: the game at that choice, the optional steps skipped), or neither (the turn ends)."""
+
+    optional: bool
+    claims: list[Claim]
+    claim_game: Game | None
+
+
+def next_steps(game: Game, player: str, action: Place) -> NextSteps:
+    trial = game.clone()
+    trial.apply(action, by=player)
+    d = trial.decision()
+    optional = d is not None and d.kind in OPTIONAL_STEPS and same_turn_step(trial, game, player, d.kind)
+    skipped, _ = skip_optional(trial, player)
+    if not same_turn_step(skipped, game, player, "claim"):
+        return NextSteps(optional, [], None)
+    return NextSteps(optional, [a for a in skipped.legal_actions() if isinstance(a, Claim)], skipped)
+
+
 async def preview_panel(rec: GameRecord, player: str, action: Place, *, lang: str = "en") -> Panel:
-    """The preview of one placement, with Confirm and Back."""
+    """The preview of one placement. Choosing the next domino confirms it too (the optional steps skipped); a
+    Confirm leads to the optional steps, or ends a turn with no domino to choose; Back returns to the spots."""
     game = rec.game
     assert game is not None
     d = game.decision()
     if d is None or d.player != player or d.kind != "place":
         raise UserError(STALE)
     gain = placement_gain(game, d.kingdom, action)
-    png = await kingdom_png(rec, game, d.kingdom, preview=(d.domino, action.placement), lang=lang)
-    r, c = action.row, action.col
+    after = next_steps(game, player, action)
     words = {
         "domino": game_domino_words(game, d.domino, lang),
-        "cell": cell_name(r, c),
+        "cell": cell_name(action.row, action.col),
         "direction": direction_word(action.direction, lang),
     }
     gain_words = points_words(gain, signed=True, lang=lang)
+    gid, ver = rec.id, rec.version
+    items: list[discord.ui.Item | None] = []
+    ok = discord.ButtonStyle.success
+    if after.claims:
+        for claim in after.claims:
+            label = translate(lang, M.CONFIRM_TAKE, domino=game_domino_words(game, claim.domino, lang))
+            items.append(ConfirmThenButton(gid, ver, action, claim, label=label))
+        ask = M.PREVIEW_TAKE_OR_STEPS if after.optional else M.PREVIEW_TAKE
+    elif after.optional:
+        items.append(ConfirmThenButton(gid, ver, action, Skip(), label=translate(lang, M.CONFIRM_END)))
+        ask = M.PREVIEW_END_OR_STEPS
+    else:
+        items.append(ActionButton(gid, ver, action, label=translate(lang, M.BUTTON_CONFIRM), style=ok))
+        ask = None
+    if after.optional:
+        items.append(ActionButton(gid, ver, action, label=translate(lang, M.CONFIRM_THEN_STEPS)))
+    if _places_count(game) > 1:
+        items.append(OpenPanelButton(gid, ver, label=translate(lang, M.BUTTON_BACK)))
+    preview = (d.domino, action.placement)
+    if after.claim_game is not None:
+        names, colours = names_and_colours(rec)
+        png = await pictures.draw(
+            render_confirm, game, d.kingdom, preview, after.claim_game, player, names, colours, lang=lang
+        )
+    else:
+        png = await kingdom_png(rec, game, d.kingdom, preview=preview, lang=lang)
+    lines = [translate(lang, M.PREVIEW, gain=gain_words, **words)]
+    if ask is not None:
+        lines.append(translate(lang, ask))
+    alt = translate(lang, M.PREVIEW_ALT, gain=gain_words, **words)
+    if after.claims:  # the picture shows them under the preview
+        free = ", ".join(game_domino_words(game, a.domino, lang) for a in after.claims)
+        alt += " " + translate(lang, M.FREE_NEXT_LINE_ALT, free=free)
     return Panel(
-        alt=translate(lang, M.PREVIEW_ALT, gain=gain_words, **words),
-        content=translate(lang, M.PREVIEW, gain=gain_words, **words),
+        alt=alt,
+        content="\n".join(lines),
         png=png,
-        items=[
-            ActionButton(
-                rec.id, rec.version, action, label=translate(lang, M.BUTTON_CONFIRM), style=discord.ButtonStyle.success
-            ),
-            CellBackButton(rec.id, rec.version, r, c, label=translate(lang, M.BUTTON_BACK))
-            if _cells_count(game) > 1
-            else None,
-        ],
+        items=[i for i in items if i is not None],
     )
 
 
-def _cells_count(game: Game) -> int:
-    return len({(a.row, a.col) for a in game.legal_actions() if isinstance(a, Place)})
+def _places_count(game: Game) -> int:
+    return sum(1 for a in game.legal_actions() if isinstance(a, Place))
+
+
+def turn_head(game: Game, d, player: str, lang: str) -> str:
+    """`**Your turn** — place domino 12.`; a player with two kings choosing the first line is told which pick."""
+    kings = [i for i, k in enumerate(game.kings) if k.player == player]
+    what = decision_words(game, d, lang)
+    if d.kind == "first_claim" and len(kings) == 2:
+        chosen = sum(1 for _, king in game.current_line if king in kings)
+        what = translate(lang, M.DECISION_YOU_SECOND_PICK if chosen else M.DECISION_YOU_FIRST_OF_TWO)
+    return translate(lang, M.YOUR_TURN_HEAD, what=what)
 
 
 async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | None = None, lang: str = "en") -> Panel:
@@ -245,115 +310,184 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
     assert d is not None
     if d.player != player:
         return Panel(their_turn(game, d, rec.seats, lang))
-    gid, ver = rec.id, rec.version
-    kings = [i for i, k in enumerate(game.kings) if k.player == player]
-    what = decision_words(game, d, lang)
-    if len(kings) > 1:
-        head = translate(lang, M.YOUR_TURN_HEAD_KING, king=kings.index(d.king) + 1, kings=len(kings), what=what)
-    else:
-        head = translate(lang, M.YOUR_TURN_HEAD, what=what)
     if d.kind in ("first_claim", "claim"):
-        items = [
-            ActionButton(gid, ver, a, label=game_domino_words(game, a.domino, lang), style=discord.ButtonStyle.primary)
-            for a in game.legal_actions()
-            if isinstance(a, Claim)
-        ]
-        first = d.kind == "first_claim"
-        png = await panel_png(rec, render_offer, game, player, lang=lang)
-        free = ", ".join(game_domino_words(game, a.domino, lang) for a in game.legal_actions() if isinstance(a, Claim))
-        pick = translate(lang, M.PICK_FIRST_LINE if first else M.PICK_NEXT_LINE)
-        return Panel(
-            f"{head}\n{pick}",
-            png,
-            "offer.png",
-            items=items,
-            alt=translate(lang, M.FREE_FIRST_LINE_ALT if first else M.FREE_NEXT_LINE_ALT, free=free),
-        )
+        return await claim_panel(rec, game, d, player, turn_head(game, d, player, lang), lang=lang)
     if d.kind == "place":
-        placements = [a for a in game.legal_actions() if isinstance(a, Place)]
-        dom = domino(d.domino)  # type: ignore[arg-type]
-        if len(placements) == 1:
-            panel = await preview_panel(rec, player, placements[0], lang=lang)
-            panel.content = f"{head}\n{translate(lang, M.ONLY_ONE_PLACEMENT)}\n{panel.content}"
-            return panel
-        if cell is not None:
-            choices = [a for a in placements if (a.row, a.col) == cell]
-            if not choices:
-                return Panel(f"{head}\n{translate(lang, M.NO_PLACEMENT_FROM, cell=cell_name(*cell))}")
-            if len(choices) == 1:
-                panel = await preview_panel(rec, player, choices[0], lang=lang)
-                only = translate(
-                    lang, M.ONLY_DIRECTION, cell=cell_name(*cell), direction=direction_word(choices[0].direction, lang)
+        return await place_panel(rec, game, d, player, turn_head(game, d, player, lang), cell=cell, lang=lang)
+    return await steps_panel(rec, game, player, lang=lang)
+
+
+async def claim_panel(rec: GameRecord, game: Game, d, player: str, head: str, *, lang: str) -> Panel:
+    claims = [a for a in game.legal_actions() if isinstance(a, Claim)]
+    items = [
+        ActionButton(rec.id, rec.version, a, label=game_domino_words(game, a.domino, lang), style=_PRIMARY)
+        for a in claims
+    ]
+    first = d.kind == "first_claim"
+    png = await panel_png(rec, render_offer, game, player, lang=lang)
+    free = ", ".join(game_domino_words(game, a.domino, lang) for a in claims)
+    pick = translate(lang, M.PICK_FIRST_LINE if first else M.PICK_NEXT_LINE)
+    return Panel(
+        f"{head}\n{pick}",
+        png,
+        "offer.png",
+        items=items,
+        alt=translate(lang, M.FREE_FIRST_LINE_ALT if first else M.FREE_NEXT_LINE_ALT, free=free),
+    )
+
+
+_PRIMARY = discord.ButtonStyle.primary
+
+
+async def place_panel(
+    rec: GameRecord, game: Game, d, player: str, head: str, *, cell: tuple[int, int] | None, lang: str
+) -> Panel:
+    """Where the domino goes: the spots that score most as buttons, every other spot in a list (or, when there
+    are too many for the lists, a list of cells then a choice of direction); each leads to a preview."""
+    placements = [a for a in game.legal_actions() if isinstance(a, Place)]
+    if len(placements) == 1:
+        panel = await preview_panel(rec, player, placements[0], lang=lang)
+        panel.content = f"{head}\n{translate(lang, M.ONLY_ONE_PLACEMENT)}\n{panel.content}"
+        return panel
+    if cell is not None:
+        return await direction_panel(rec, game, d, head, cell, placements, lang=lang)
+    gains = {a: placement_gain(game, d.kingdom, a) for a in placements}
+
+    def where(a: Place) -> tuple:
+        return (a.row, a.col, DIRECTION_ORDER[a.direction])
+
+    ranked = sorted(placements, key=lambda a: (-gains[a], *where(a)))
+    best, rest = ranked[:BEST_SPOTS], sorted(ranked[BEST_SPOTS:], key=where)
+    items: list[discord.ui.Item] = [
+        DirectionButton(rec.id, rec.version, a, label=spot_label(a, gains[a], M.SPOT_LABEL, lang), style=_PRIMARY)
+        for a in best
+    ]
+    if len(rest) <= LIST_SIZE * LISTS:
+        for part, i in enumerate(range(0, len(rest), LIST_SIZE)):
+            chunk = rest[i : i + LIST_SIZE]
+            options = [
+                discord.SelectOption(label=spot_label(a, gains[a], M.SPOT_OPTION, lang)[:100], value=a.text)
+                for a in chunk
+            ]
+            first, last = cell_name(chunk[0].row, chunk[0].col), cell_name(chunk[-1].row, chunk[-1].col)
+            placeholder = translate(lang, M.SPOT_PLACEHOLDER, first=first, last=last)[:150]
+            items.append(SpotSelect(rec.id, rec.version, part, options=options, placeholder=placeholder))
+    else:
+        items.extend(cell_selects(rec, game, d, placements, lang=lang))
+    cells = sorted({(a.row, a.col) for a in placements})
+    png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells, lang=lang)
+    legal = translate(lang, M.LEGAL_CELLS_ALT, cells=", ".join(cell_name(*c) for c in cells))
+    dom = domino(d.domino)
+    example = best[0]
+    legend = translate(
+        lang,
+        M.SPOT_LEGEND,
+        spot=f"{cell_name(example.row, example.col)} {ARROWS[example.direction]}",
+        cell=cell_name(example.row, example.col),
+        square=square_words(dom.squares[0], lang),
+        second=square_words(dom.squares[1], lang),
+        direction=direction_word(example.direction, lang),
+    )
+    return Panel(
+        alt=kingdom_alt(rec, game, d.kingdom, lang) + " " + legal,
+        content="\n".join([head, translate(lang, M.PICK_SPOT), legend]),
+        png=png,
+        items=items,
+    )
+
+
+def spot_label(action: Place, gain: int, msgid: str, lang: str) -> str:
+    """`E4 → (+3 points)` (SPOT_LABEL) or `E4 → right (+3 points)` (SPOT_OPTION)."""
+    return translate(
+        lang,
+        msgid,
+        cell=cell_name(action.row, action.col),
+        arrow=ARROWS[action.direction],
+        direction=direction_word(action.direction, lang),
+        gain=points_words(gain, signed=True, lang=lang),
+    )
+
+
+def cell_selects(rec: GameRecord, game: Game, d, placements: list[Place], *, lang: str) -> list[discord.ui.Item]:
+    """Lists of the cells of the first square (when the spots are too many for lists of their own)."""
+    dom = domino(d.domino)
+    cells = sorted({(a.row, a.col) for a in placements})
+    items: list[discord.ui.Item] = []
+    for i in range(0, min(len(cells), LIST_SIZE * LISTS), LIST_SIZE):
+        chunk = cells[i : i + LIST_SIZE]
+        options = []
+        for r, c in chunk:
+            dirs = ", ".join(direction_word(a.direction, lang) for a in placements if (a.row, a.col) == (r, c))
+            options.append(
+                discord.SelectOption(
+                    label=cell_name(r, c),
+                    value=f"{r},{c}",
+                    description=translate(lang, M.THEN_DIRECTIONS, directions=dirs)[:100],
                 )
-                panel.content = f"{head}\n{only}\n{panel.content}"
-                return panel
-            items = []
-            for a in choices:
-                gain = placement_gain(game, d.kingdom, a)
-                label = translate(
-                    lang,
-                    M.DIRECTION_LABEL,
-                    arrow=ARROWS[a.direction],
-                    direction=direction_word(a.direction, lang),
-                    gain=points_words(gain, signed=True, lang=lang),
-                )
-                items.append(DirectionButton(gid, ver, a, label=label))
-            items.append(OpenPanelButton(gid, ver, label=translate(lang, M.BUTTON_BACK)))
-            png = await panel_png(rec, render_placement, game, player, d.domino, cell, lang=lang)
-            which_way = translate(
-                lang,
-                M.WHICH_WAY,
-                square=square_words(dom.squares[0], lang),
-                cell=cell_name(*cell),
-                second=square_words(dom.squares[1], lang),
             )
-            directions = ", ".join(direction_word(a.direction, lang) for a in choices)
-            return Panel(
-                f"{head}\n{which_way}",
-                png,
-                "placement.png",
-                items=items,
-                alt=translate(
-                    lang,
-                    M.PLACEMENT_ALT,
-                    domino=game_domino_words(game, d.domino, lang),
-                    cell=cell_name(*cell),
-                    directions=directions,
-                ),
-            )
-        cells = sorted({(a.row, a.col) for a in placements})
-        items = []
-        for i in range(0, len(cells), 25):
-            chunk = cells[i : i + 25]
-            options = []
-            for r, c in chunk:
-                dirs = ", ".join(direction_word(a.direction, lang) for a in placements if (a.row, a.col) == (r, c))
-                options.append(
-                    discord.SelectOption(
-                        label=cell_name(r, c),
-                        value=f"{r},{c}",
-                        description=translate(lang, M.THEN_DIRECTIONS, directions=dirs)[:100],
-                    )
-                )
-            placeholder = translate(
-                lang,
-                M.CELL_PLACEHOLDER,
-                square=square_words(dom.squares[0], lang),
-                first=cell_name(*chunk[0]),
-                last=cell_name(*chunk[-1]),
-            )
-            items.append(CellSelect(gid, ver, i // 25, options=options, placeholder=placeholder[:150]))
-            if len(items) == 4:
-                break
-        png = await kingdom_png(rec, game, d.kingdom, legal_spots=cells, lang=lang)
-        legal = translate(lang, M.LEGAL_CELLS_ALT, cells=", ".join(cell_name(*c) for c in cells))
-        return Panel(
-            alt=kingdom_alt(rec, game, d.kingdom, lang) + " " + legal,
-            content=f"{head}\n{translate(lang, M.PICK_CELL, square=square_words(dom.squares[0], lang))}",
-            png=png,
-            items=items,
+        placeholder = translate(
+            lang,
+            M.CELL_PLACEHOLDER,
+            square=square_words(dom.squares[0], lang),
+            first=cell_name(*chunk[0]),
+            last=cell_name(*chunk[-1]),
         )
-    panel = optional_panel(rec, game, player, head, lang=lang)
+        items.append(CellSelect(rec.id, rec.version, i // LIST_SIZE, options=options, placeholder=placeholder[:150]))
+    return items
+
+
+async def direction_panel(
+    rec: GameRecord, game: Game, d, head: str, cell: tuple[int, int], placements: list[Place], *, lang: str
+) -> Panel:
+    """The first square on `cell`: which way the second goes (each way with its score)."""
+    player = d.player
+    choices = [a for a in placements if (a.row, a.col) == cell]
+    if not choices:
+        return Panel(f"{head}\n{translate(lang, M.NO_PLACEMENT_FROM, cell=cell_name(*cell))}")
+    if len(choices) == 1:
+        panel = await preview_panel(rec, player, choices[0], lang=lang)
+        only = translate(
+            lang, M.ONLY_DIRECTION, cell=cell_name(*cell), direction=direction_word(choices[0].direction, lang)
+        )
+        panel.content = f"{head}\n{only}\n{panel.content}"
+        return panel
+    items: list[discord.ui.Item] = []
+    for a in choices:
+        gain = placement_gain(game, d.kingdom, a)
+        label = translate(
+            lang,
+            M.DIRECTION_LABEL,
+            arrow=ARROWS[a.direction],
+            direction=direction_word(a.direction, lang),
+            gain=points_words(gain, signed=True, lang=lang),
+        )
+        items.append(DirectionButton(rec.id, rec.version, a, label=label))
+    items.append(OpenPanelButton(rec.id, rec.version, label=translate(lang, M.BUTTON_BACK)))
+    png = await panel_png(rec, render_placement, game, player, d.domino, cell, lang=lang)
+    dom = domino(d.domino)
+    which_way = translate(
+        lang,
+        M.WHICH_WAY,
+        square=square_words(dom.squares[0], lang),
+        cell=cell_name(*cell),
+        second=square_words(dom.squares[1], lang),
+    )
+    directions = ", ".join(direction_word(a.direction, lang) for a in choices)
+    alt = translate(
+        lang,
+        M.PLACEMENT_ALT,
+        domino=game_domino_words(game, d.domino, lang),
+        cell=cell_name(*cell),
+        directions=directions,
+    )
+    return Panel(f"{head}\n{which_way}", png, "placement.png", items=items, alt=alt)
+
+
+async def steps_panel(rec: GameRecord, game: Game, player: str, *, lang: str) -> Panel:
+    """The optional steps of the turn (tax, build, dragon), with their picture."""
+    d = game.decision()
+    assert d is not None
+    panel = optional_panel(rec, game, player, lang=lang)
     if d.kind == "tax":
         panel.png, panel.filename = await panel_png(rec, render_tax, game, player, lang=lang), "tax.png"
         choices = ", ".join(
@@ -366,71 +500,121 @@ async def build_panel(rec: GameRecord, player: str, *, cell: tuple[int, int] | N
     else:
         panel.png = await kingdom_png(rec, game, d.kingdom, lang=lang)
         panel.alt = kingdom_alt(rec, game, d.kingdom, lang)
+    takes = [i.action for i in panel.items if isinstance(i, ThroughButton) and isinstance(i.action, Claim)]
+    if takes and panel.png:  # the dominoes to take next, under the steps' picture
+        skipped, _ = skip_optional(game, player)
+        offer = await panel_png(rec, render_offer, skipped, player, lang=lang)
+        if offer:
+            panel.png = await pictures.draw(stack_pictures, panel.png, offer) or panel.png
+        free = ", ".join(game_domino_words(game, a.domino, lang) for a in takes)
+        panel.alt += " " + translate(lang, M.FREE_NEXT_LINE_ALT, free=free)
     return panel
 
 
-def optional_panel(rec: GameRecord, game: Game, player: str, head: str, *, lang: str = "en") -> Panel:
-    """Tax, build and dragon on one panel, in rule order, each skippable, with one button to be done with them."""
+def _tax_buttons(rec: GameRecord, game: Game, kingdom: int, lang: str) -> list[discord.ui.Item]:
+    buttons: list[discord.ui.Item] = []
+    for a in game.legal_actions():
+        if isinstance(a, Tax):
+            coins = sum(game.tax_coins(kingdom, c) for c in a.cells)
+            if len(a.cells) == 2:
+                label = translate_plural(lang, *M.KNIGHTS_ON_BOTH, coins)
+            else:
+                label = translate_plural(lang, *M.KNIGHT_ON_CELL, coins, cell=cell_name(*a.cells[0]))
+            buttons.append(ThroughButton(rec.id, rec.version, a, label=label, style=_PRIMARY))
+    return buttons[:5]
+
+
+def _build_select(rec: GameRecord, build_game: Game, kingdom: int, lang: str) -> BuildSelect | None:
+    slots = sorted({a.slot for a in build_game.legal_actions() if isinstance(a, Build)})
+    if not slots:
+        return None
+    options = [
+        discord.SelectOption(
+            label=translate_plural(
+                lang,
+                *M.BUILD_OPTION,
+                build_game.cost_of(s, kingdom),
+                building=building_name(build_game.board[s], lang),  # type: ignore[arg-type]
+            )[:100],
+            value=str(s),
+            description=effect_words(build_game.board[s], lang)[:100],  # type: ignore[arg-type]
+        )
+        for s in slots
+    ]
+    return BuildSelect(rec.id, rec.version, options=options, placeholder=translate(lang, M.BUILD_PLACEHOLDER))
+
+
+def _dragon_select(rec: GameRecord, dragon_game: Game, lang: str) -> DragonSelect | None:
+    burns = [a for a in dragon_game.legal_actions() if isinstance(a, BribeDragon)]
+    if not burns:
+        return None
+    options = [
+        discord.SelectOption(
+            label=translate(
+                lang,
+                M.BURN_OPTION,
+                building=building_name(dragon_game.board[a.slot], lang),  # type: ignore[arg-type]
+            )[:100],
+            value=str(a.slot),
+            description=translate(lang, M.BURN_SLOT, slot=a.slot + 1)[:100],
+        )
+        for a in burns
+    ]
+    return DragonSelect(rec.id, rec.version, options=options, placeholder=translate(lang, M.DRAGON_PLACEHOLDER))
+
+
+def rows_needed(items: list[discord.ui.Item]) -> int:
+    """The rows Discord needs for `items` placed as discord.py places them (a list fills a row, 5 buttons a row)."""
+    rows: list[int] = []
+    for item in items:
+        width = 5 if isinstance(item.item, discord.ui.Select) else 1
+        free = next((i for i, used in enumerate(rows) if used + width <= 5), None)
+        if free is None:
+            rows.append(width)
+        else:
+            rows[free] += width
+    return len(rows)
+
+
+def optional_panel(rec: GameRecord, game: Game, player: str, *, lang: str = "en") -> Panel:
+    """Tax, build and dragon on one panel, numbered from 1 in rule order, each skippable; then the next domino to
+    take (that skips what is left), or one button to be done with them."""
     d = game.decision()
     assert d is not None
     gid, ver = rec.id, rec.version
     k = game.kingdoms[d.kingdom]
-    lines = [translate_plural(lang, *M.OPTIONAL_HEAD, k.coins)]
-    items: list[discord.ui.Item | None] = []
+    steps: list[str] = []
+    items: list[discord.ui.Item] = []
     if d.kind == "tax":
-        buttons = []
-        for a in game.legal_actions():
-            if isinstance(a, Tax):
-                coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
-                if len(a.cells) == 2:
-                    label = translate_plural(lang, *M.KNIGHTS_ON_BOTH, coins)
-                else:
-                    label = translate_plural(lang, *M.KNIGHT_ON_CELL, coins, cell=cell_name(*a.cells[0]))
-                buttons.append(ThroughButton(gid, ver, a, label=label, style=discord.ButtonStyle.primary))
-        lines.append(translate_plural(lang, *M.TAX_STEP, k.knights_reserve))
-        items.extend(buttons[:5])
+        items.extend(_tax_buttons(rec, game, d.kingdom, lang))
+        steps.append(translate_plural(lang, *M.TAX_STEP, k.knights_reserve))
     build_game = _trial_at(game, player, "build")
-    if build_game is not None:
-        slots = sorted({a.slot for a in build_game.legal_actions() if isinstance(a, Build)})
-        if slots:
-            options = [
-                discord.SelectOption(
-                    label=translate_plural(
-                        lang,
-                        *M.BUILD_OPTION,
-                        build_game.cost_of(s, d.kingdom),
-                        building=building_name(build_game.board[s], lang),  # type: ignore[arg-type]
-                    )[:100],
-                    value=str(s),
-                    description=effect_words(build_game.board[s], lang)[:100],  # type: ignore[arg-type]
-                )
-                for s in slots
-            ]
-            placeholder = translate(lang, M.BUILD_PLACEHOLDER)
-            items.append(BuildSelect(gid, ver, options=options, placeholder=placeholder))
-            lines.append(translate(lang, M.BUILD_STEP))
+    select = _build_select(rec, build_game, d.kingdom, lang) if build_game is not None else None
+    if select is not None:
+        items.append(select)
+        steps.append(translate(lang, M.BUILD_STEP))
     dragon_game = _trial_at(game, player, "dragon")
-    if dragon_game is not None:
-        burns = [a for a in dragon_game.legal_actions() if isinstance(a, BribeDragon)]
-        if burns:
-            options = [
-                discord.SelectOption(
-                    label=translate(
-                        lang,
-                        M.BURN_OPTION,
-                        building=building_name(dragon_game.board[a.slot], lang),  # type: ignore[arg-type]
-                    )[:100],
-                    value=str(a.slot),
-                    description=translate(lang, M.BURN_SLOT, slot=a.slot + 1)[:100],
-                )
-                for a in burns
-            ]
-            placeholder = translate(lang, M.DRAGON_PLACEHOLDER)
-            items.append(DragonSelect(gid, ver, options=options, placeholder=placeholder))
-            lines.append(translate(lang, M.DRAGON_STEP))
+    select = _dragon_select(rec, dragon_game, lang) if dragon_game is not None else None
+    if select is not None:
+        items.append(select)
+        steps.append(translate(lang, M.DRAGON_STEP))
+    lines = [translate_plural(lang, *M.OPTIONAL_HEAD, k.coins)]
+    lines += [f"{n}. {step}" for n, step in enumerate(steps, 1)]
+    skipped, _ = skip_optional(game, player)
+    claims = [a for a in skipped.legal_actions() if isinstance(a, Claim)]
+    if same_turn_step(skipped, game, player, "claim") and len(claims) > 1:
+        takes = [
+            ThroughButton(
+                gid, ver, a, label=translate(lang, M.TAKE_DOMINO, domino=game_domino_words(game, a.domino, lang))
+            )
+            for a in claims
+        ]
+        if rows_needed([*items, *takes, UndoButton(gid)]) <= 5:
+            lines.append(translate(lang, M.STEPS_THEN_TAKE))
+            return Panel("\n".join(lines), items=[*items, *takes])
     done = M.DONE_CLAIM if _after_optional(game, player) == "claim" else M.DONE_END
     items.append(ThroughButton(gid, ver, Skip(), label=translate(lang, done), style=discord.ButtonStyle.success))
-    return Panel("\n".join([head, *lines]), items=[i for i in items if i is not None])
+    return Panel("\n".join(lines), items=items)
 
 
 async def build_site_panel(rec: GameRecord, player: str, slot: int, *, lang: str = "en") -> Panel:
@@ -477,11 +661,19 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
 
 
 async def after_action(
-    interaction: discord.Interaction, gid: int, player: str, *, warning: str | None = None, done_for_you: list[str] = ()
+    interaction: discord.Interaction,
+    gid: int,
+    player: str,
+    *,
+    warning: str | None = None,
+    done_for_you: list[str] = (),
+    computers_wait: float = 0.0,
 ) -> None:
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
-    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately."""
-    rec = await service_of(interaction).get(gid)
+    forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
+    is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
+    service = service_of(interaction)
+    rec = await service.get(gid)
     lang = lang_of(interaction)
     game = rec.game
     d = game.decision() if game else None
@@ -491,13 +683,25 @@ async def after_action(
         panel = Panel("")
     else:
         panel = Panel(translate(lang, M.DONE))
-    if rec.status == GameStatus.PLAYING and len(panel.items) < 24:
+    waiting = False
+    if len(panel.items) < 23 and await service.undo_refusal(rec, interaction.user.id) is None:
         panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
+        waiting = computers_wait > 0 and service.waiting_for_undo(gid)
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
         panel.content = f"⚠️ {warning}\n{panel.content}".rstrip()
+    plain = panel.content
+    if waiting:
+        panel.content = f"{panel.content}\n{translate(lang, M.COMPUTERS_WAIT, seconds=f'{computers_wait:g}')}"
+        panel.items.append(PlayOnButton(gid, label=translate(lang, M.BUTTON_PLAY_ON)))
     await show_panel(interaction, panel, edit=True)
+    if waiting:
+
+        async def withdraw() -> None:
+            await interaction.edit_original_response(content=plain, view=discord.ui.View(timeout=None))
+
+        service.offer_undo(gid, withdraw)
 
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
@@ -507,7 +711,14 @@ async def do_action(interaction: discord.Interaction, gid: int, ver: int, action
     player = str(interaction.user.id)
     lang = lang_of(interaction)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
-    await after_action(interaction, gid, player, warning=outcome.warning_in(lang), done_for_you=mine)
+    await after_action(
+        interaction,
+        gid,
+        player,
+        warning=outcome.warning_in(lang),
+        done_for_you=mine,
+        computers_wait=outcome.computers_wait,
+    )
 
 
 # -- dynamic items ------------------------------------------------------------------------------------------
@@ -546,11 +757,9 @@ class DirectionButton(
 ):
     """Shows the preview of one placement with Confirm and Back."""
 
-    def __init__(self, gid: int, ver: int, action: Place, *, label: str = "Preview") -> None:
+    def __init__(self, gid: int, ver: int, action: Place, *, label: str = "Preview", style=_PRIMARY) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.primary, custom_id=f"kd:dir:{gid}:{ver}:{action.text}"
-            )
+            discord.ui.Button(label=label[:80], style=style, custom_id=f"kd:dir:{gid}:{ver}:{action.text}")
         )
         self.gid, self.ver, self.action = gid, ver, action
 
@@ -563,6 +772,83 @@ class DirectionButton(
             await interaction.response.defer()
             rec = await service_of(interaction).at_version(self.gid, self.ver)
             panel = await preview_panel(rec, str(interaction.user.id), self.action, lang=lang_of(interaction))
+            await show_panel(interaction, panel, edit=True)
+
+        await guarded(interaction, work())
+
+
+class ConfirmThenButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"kd:pc:(?P<gid>\d+):(?P<ver>\d+):(?P<place>place [A-Z]+\d+ [a-z]+):(?P<then>.+)",
+):
+    """Under a preview: places the domino, then takes the next one (or ends the turn), the optional steps in
+    between skipped: one tap for the two moves of a turn."""
+
+    def __init__(self, gid: int, ver: int, place: Place, then, *, label: str = "OK") -> None:
+        custom_id = f"kd:pc:{gid}:{ver}:{place.text}:{then.text}"
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.success, custom_id=custom_id))
+        self.gid, self.ver, self.place, self.then = gid, ver, place, then
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        place, then = parse_action(match["place"]), parse_action(match["then"])
+        return cls(int(match["gid"]), int(match["ver"]), place, then)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, place_then(interaction, self.gid, self.ver, self.place, self.then))
+
+
+async def place_then(interaction: discord.Interaction, gid: int, ver: int, place: Place, then) -> None:
+    """The placement, then `then` (a claim, or a skip of the optional steps left) while it is still this turn's
+    step of the player: a last free domino their king took at once is not claimed twice."""
+    await interaction.response.defer()
+    service = service_of(interaction)
+    player, lang = str(interaction.user.id), lang_of(interaction)
+    key = turn_key((await service.at_version(gid, ver)).game)  # type: ignore[arg-type]
+    outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
+    mine = [said(lang) for who, said in outcome.automatic if who == player]
+    warning = outcome.warning_in(lang)
+    rec, game = outcome.record, outcome.game  # right after the placement: if anything acts before the second
+    d = game.decision() if not game.is_over else None  # move is saved, that move is refused as out of date
+    wanted = ("claim", *OPTIONAL_STEPS) if isinstance(then, Claim) else OPTIONAL_STEPS
+    if warning is None and d is not None and d.player == player and d.kind in wanted and turn_key(game) == key:
+        try:
+            second = await service.play(
+                gid, interaction.user.id, then, expected_version=rec.version, through_optional=True
+            )
+        except UserError as error:
+            warning = translate(lang, M.PLACED_NOT_TAKEN, reason=error.text(lang))
+        else:
+            mine += [said(lang) for who, said in second.automatic if who == player]
+            warning = second.warning_in(lang)
+    await after_action(interaction, gid, player, warning=warning, done_for_you=mine)
+
+
+class SpotSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"kd:spot:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)"
+):
+    """A list of placements (cell and direction): the one chosen is previewed."""
+
+    def __init__(self, gid: int, ver: int, part: int, *, options=(), placeholder: str = "Spot") -> None:
+        super().__init__(_list(f"kd:spot:{gid}:{ver}:{part}", options, placeholder))
+        self.gid, self.ver = gid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["ver"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            values = (interaction.data or {}).get("values") or []
+            try:
+                action = parse_action(str(values[0])) if len(values) == 1 else None
+            except ValueError:
+                action = None
+            if not isinstance(action, Place):
+                raise UserError(M.PICK_SPOT_LIST)
+            rec = await service_of(interaction).at_version(self.gid, self.ver)
+            panel = await preview_panel(rec, str(interaction.user.id), action, lang=lang_of(interaction))
             await show_panel(interaction, panel, edit=True)
 
         await guarded(interaction, work())
@@ -670,6 +956,26 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
         await guarded(interaction, work())
 
 
+class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
+    """While the computer players wait for a possible undo: let them play now."""
+
+    def __init__(self, gid: int, *, label: str = "Computers, play now") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="▶️", custom_id=f"kd:playon:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            if not service_of(interaction).end_wait(self.gid):  # they already play: only the controls go
+                await interaction.edit_original_response(view=discord.ui.View(timeout=None))
+
+        await guarded(interaction, work())
+
+
 async def after_undo(interaction: discord.Interaction, gid: int) -> None:
     """After an undo: the panel of the decision the person is back at."""
     rec = await service_of(interaction).get(gid)
@@ -767,15 +1073,49 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).get(self.gid)
-            await send_look(interaction, rec, self.what, viewer=interaction.user.id)
+            with look_place(interaction, self.what):  # a refusal answers at once, before the game is read
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                rec = await service_of(interaction).get(self.gid)
+                await send_look(interaction, rec, self.what, viewer=interaction.user.id)
 
         await guarded(interaction, work())
 
 
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:hist:(?P<gid>\d+):(?P<page>\d+)"):
+    """Under a page of the history: to an older or a newer page, in place."""
+
+    def __init__(self, gid: int, page: int, *, label: str = "Older moves", emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, custom_id=f"kd:hist:{gid}:{page}"))
+        self.gid, self.page = gid, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await interaction.response.defer()
+            rec = await service_of(interaction).get(self.gid)
+            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
+
+        await guarded(interaction, work())
+
+
+def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.ui.View:
+    """The buttons under page `page` of `pages` of the history (page 1: the newest moves)."""
+    view = discord.ui.View(timeout=None)
+    if page < pages:
+        view.add_item(HistoryButton(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
+    if page > 1:
+        view.add_item(HistoryButton(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
+    view.stop()  # found again from the custom id on each click (see show_panel)
+    return view
+
+
 DYNAMIC_ITEMS = (
     ActionButton,
+    ConfirmThenButton,
+    SpotSelect,
     UndoButton,
     ThroughButton,
     DragonSelect,
@@ -786,4 +1126,6 @@ DYNAMIC_ITEMS = (
     OpenPanelButton,
     TurnButton,
     LookButton,
+    HistoryButton,
+    PlayOnButton,
 )

@@ -261,6 +261,13 @@ class Game:
     def is_last_round(self) -> bool:
         return self.round > 0 and not self.next_line and not self.lines_to_come
 
+    @property
+    def draw_position(self) -> tuple[int, int, int]:
+        """How far the game has drawn from what is hidden: (deal, lines still to draw, buildings still in the stack).
+        It changes exactly when something hidden comes into view (a line drawn, the builders' board refilled from
+        the stack, a new deal), so two states at the same position have shown the players the same things."""
+        return (self.deal, len(self.lines_to_come), len(self.stack))
+
     def _acting_king(self) -> int | None:
         if self.phase == OVER:
             return None

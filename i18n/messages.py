@@ -22,7 +22,6 @@ DOMINOES_UNSEEN = NP_("{n} domino not seen yet.", "{n} dominoes not seen yet.")
 # -- names and small words (cogs/common.py) ------------------------------------------------------------------------
 PLAYER = N_("Player")  # the name of a player with no usable name
 COMPUTER_NAME = N_("**{name}** (computer)")
-COMPUTER_SEAT = N_("{name} (computer, {level})")
 BOT_NAME = N_("Bot {number} ({level})")
 LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 PERMISSIONS = {
@@ -154,14 +153,11 @@ TABLE_IMPOSSIBLE = N_("That table is not possible: {reason}")
 # -- playing (cogs/views.py, cogs/play.py) -----------------------------------------------------------------------
 SORRY = N_("Sorry, something went wrong on my side; it has been logged. Look at the latest table before trying again.")
 STALE = N_("The table changed since this was shown: look at the latest table and try again.")
-PREVIEW = N_(
-    "Preview: domino {domino} with its first square on {cell} and the second {direction}: **{gain}** now. Confirm?"
-)
+PREVIEW = N_("Preview: domino {domino} with its first square on {cell} and the second {direction}: **{gain}** now.")
 BUTTON_CONFIRM = N_("Confirm")
 BUTTON_BACK = N_("Back")
 NOT_PLAYED_ANY_MORE = N_("This game is not being played any more.")
 YOUR_TURN_HEAD = N_("**Your turn** — {what}.")
-YOUR_TURN_HEAD_KING = N_("**Your turn** (king {king} of {kings}) — {what}.")
 PICK_FIRST_LINE = N_("Pick a free domino of the first line (number and squares shown).")
 PICK_NEXT_LINE = N_("Pick a free domino of the next line (number and squares shown).")
 ONLY_ONE_PLACEMENT = N_("Only one placement is possible.")
@@ -172,29 +168,25 @@ DIRECTION_LABEL = N_("{arrow} {direction} ({gain})")
 DIRECTIONS = {"up": N_("up"), "right": N_("right"), "down": N_("down"), "left": N_("left")}
 THEN_DIRECTIONS = N_("then {directions}")
 CELL_PLACEHOLDER = N_("Cell for {square} ({first} to {last})")
-PICK_CELL = N_(
-    "Pick the cell of the first square ({square}); the marked cells are legal. Then you choose the direction and "
-    "see a preview."
-)
 OPTIONAL_HEAD = NP_(
-    "**Your turn** — optional steps, in rule order. You have {n} coin.",
-    "**Your turn** — optional steps, in rule order. You have {n} coins.",
+    "**Your turn** — you may now do these steps, in this order, or skip them. You have {n} coin.",
+    "**Your turn** — you may now do these steps, in this order, or skip them. You have {n} coins.",
 )
 KNIGHT_ON_CELL = NP_("Knight on {cell}: +{n} coin", "Knight on {cell}: +{n} coins")
 KNIGHTS_ON_BOTH = NP_("Knights on both squares: +{n} coin", "Knights on both squares: +{n} coins")
 TAX_STEP = NP_(
-    "1. **Tax**: send knights onto the domino you just placed ({n} knight in reserve); each collects one coin per "
+    "**Tax**: send knights onto the domino you just placed ({n} knight in reserve); each collects one coin per "
     "square of its territory, plus building bonuses.",
-    "1. **Tax**: send knights onto the domino you just placed ({n} knights in reserve); each collects one coin per "
+    "**Tax**: send knights onto the domino you just placed ({n} knights in reserve); each collects one coin per "
     "square of its territory, plus building bonuses.",
 )
 BUILD_OPTION = NP_("{building} — {n} coin", "{building} — {n} coins")
 BUILD_PLACEHOLDER = N_("Build: choose a building you can afford")
-BUILD_STEP = N_("2. **Build**: buy a building of the builders' board and put it on a free town square.")
+BUILD_STEP = N_("**Build**: buy a building of the builders' board and put it on a free town square.")
 BURN_OPTION = N_("Burn: {building}")
 BURN_SLOT = N_("slot {slot} of the builders' board")
 DRAGON_PLACEHOLDER = N_("Dragon: 1 coin, burn a building")
-DRAGON_STEP = N_("3. **Dragon**: for 1 coin it burns a building of the builders' board (once a round).")
+DRAGON_STEP = N_("**Dragon**: for 1 coin it burns a building of the builders' board (once a round).")
 DONE_CLAIM = N_("Done, choose my next domino")
 DONE_END = N_("Done, end my turn")
 CANNOT_BUILD_THAT = N_("You cannot build that one now: choose another building or skip.")
@@ -223,6 +215,31 @@ PICK_BURN_SUGGESTIONS = N_("Pick the building to burn from the suggestions.")
 CELL_THEN = N_("{cell} (then {directions})")
 TAX_CHOICE = NP_("{cells} (+{n} coin)", "{cells} (+{n} coins)")
 BUILD_CHOICE = NP_("{building} — {n} coin: {effect}", "{building} — {n} coins: {effect}")
+
+# -- the turn in fewer taps (branch phone): spots as buttons and lists, confirm and take the next domino in one tap
+SPOT_LABEL = N_("{cell} {arrow} ({gain})")  # a button: where the first square goes, the arrow to the second
+SPOT_OPTION = N_("{cell} {arrow} {direction} ({gain})")  # the same in a list
+SPOT_PLACEHOLDER = N_("Every other spot ({first} to {last})")
+PICK_SPOT = N_("Choose a spot to see it first: the buttons score the most now, the list has every other spot.")
+SPOT_LEGEND = N_("{spot} puts the first square ({square}) on {cell} and the second ({second}) next to it, {direction}.")
+PICK_SPOT_LIST = N_("Pick a spot from the list.")
+CONFIRM_TAKE = N_("Confirm, take {domino}")
+CONFIRM_END = N_("Confirm and end my turn")
+CONFIRM_THEN_STEPS = N_("Confirm, then tax, build or dragon")
+PREVIEW_TAKE = N_("Tap the domino you want next: that confirms this placement too.")
+PREVIEW_TAKE_OR_STEPS = N_(
+    "Tap the domino you want next: that confirms this placement and skips tax, buildings and the dragon. To use "
+    "them, confirm first."
+)
+PREVIEW_END_OR_STEPS = N_("Confirm and end your turn, or confirm first to use tax, buildings or the dragon.")
+PLACED_NOT_TAKEN = N_("Your domino is placed, but the next one could not be taken: {reason}")
+TAKE_DOMINO = N_("Take {domino}")
+STEPS_THEN_TAKE = N_("Done with them, or skipping them? Tap the domino you want next.")
+DECISION_YOU_FIRST_OF_TWO = N_("choose the first of your two dominoes of the first line")
+DECISION_YOU_SECOND_PICK = N_("choose your second domino of the first line")
+SCORES_LINE_COINS = N_("Scores, with 1 point for every 3 coins: {scores}")
+BREAKDOWN_LEGEND = N_("Each territory scores its squares × its crowns.")
+FORCED_CLAIMED = N_("{player} was left with domino {domino}, the last free one.")
 
 # Building effects (engine BuildingType.effect_text), one whole phrase each.
 EFFECT_KNIGHTS = NP_("+{n} knight", "+{n} knights")
@@ -313,6 +330,10 @@ KINGDOM_TITLE = NP_("**{owners}**'s kingdom ({n} point):", "**{owners}**'s kingd
 SCORES_SO_FAR_TITLE = N_("**Scores so far**")
 LAST_MOVES = N_("**Last moves**")
 NO_MOVE_YET = N_("No move yet.")
+# -- branch undo: the history in pages, from the newest move ------------------------------------------------------
+HISTORY_HEAD = N_("**Moves {first}-{last} of {total}** (page {page} of {pages}; page 1 has the newest moves)")
+BUTTON_OLDER = N_("Older moves")
+BUTTON_NEWER = N_("Newer moves")
 UNKNOWN_VIEW = N_("Unknown view {view}.")
 STATS_PLAYER_TITLE = N_("**{name}** in this server")
 STATS_SERVER_TITLE = N_("**This server's players**")
@@ -329,6 +350,8 @@ TABLE_NOT_DRAWN = N_("The table could not be drawn just now. {alt}")
 PICTURE_NOT_MADE = N_("That picture could not be made just now; it has been logged. Try again later.")
 REPLAY_CAPTION = N_("The game so far, turn by turn.")
 CHART_CAPTION = N_("Every kingdom's score, round by round.")
+# branch pictures (issue #26): a look refused while too many pictures are being drawn for this member or server
+PICTURES_BUSY = N_("I am drawing too many pictures just now; try again in a minute.")
 LEADERBOARD_TITLE = N_("**{game} leaderboard** (OpenSkill rating, μ − 3σ; recomputed from every result)")
 LEADERBOARD_LINE = NP_(
     "{rank}. {player} — {rating} ({n} game, {wins} won)", "{rank}. {player} — {rating} ({n} games, {wins} won)"
@@ -389,7 +412,7 @@ BAD_CELL = N_("Cannot read cell {typed}: write a column letter and a row number,
 UNREADABLE_TYPED = N_("I could not read what you typed: pick one of the suggestions the command offers.")
 
 # -- pictures (render/*.py): short, they must fit their boxes ----------------------------------------------------
-PIC_PREVIEW = N_("Preview: {domino} on {cells}")
+PIC_PREVIEW = N_("Preview: domino {domino} on {cells}")
 PIC_QUEEN = N_("Queen {points}")
 PIC_BUILDINGS = N_("Buildings {points}")
 PIC_COINS = N_("Coins {points}")
@@ -416,7 +439,9 @@ PIC_FINAL_SCORES = N_("Final scores")
 PIC_SCORES_SO_FAR = N_("Scores so far")
 PIC_GAME_DETAIL = N_("Game {number} in detail")
 PIC_BUILDINGS_DETAIL = N_("Buildings: {details}")
-PIC_TIE_BROKEN = N_("Tie on {points} points with {others}: broken by {how}.")
+PIC_TIE_BROKEN = NP_(
+    "Tie on {n} point with {others}: broken by {how}.", "Tie on {n} points with {others}: broken by {how}."
+)
 PIC_TIE_SHARED = N_("Tied on points, largest territory and the next tie-break: the win is shared.")
 PIC_GAME_OVER_ONE = NP_("Game over: {names} wins with {n} point", "Game over: {names} wins with {n} points")
 PIC_GAME_OVER_MANY = NP_("Game over: {names} win with {n} point", "Game over: {names} win with {n} points")
@@ -441,7 +466,10 @@ PIC_STATUS = {  # the table picture's status line: whole sentences per decision
     "dragon": N_("{name} may bribe the dragon"),
     "claim": N_("{name} chooses a domino of the next line"),
 }
-PIC_GAME_OVER_TIEBREAK = N_("Game over: {names} with {points} points, by the tie-break on {tiebreak}")
+PIC_GAME_OVER_TIEBREAK = NP_(
+    "Game over: {names} with {n} point, by the tie-break on {tiebreak}",
+    "Game over: {names} with {n} points, by the tie-break on {tiebreak}",
+)
 PIC_PLAYERS = NP_("{n} player", "{n} players")
 PIC_PLAYERS_TEAMS = NP_("{players} players in {n} team", "{players} players in {n} teams")
 PIC_DEAL = N_("game {deal} of {deals}")
@@ -511,6 +539,21 @@ PIC_TEAMS = NP_("{n} team", "{n} teams")  # the score sheet's subtitle in a team
 PIC_IN_DETAIL = N_(
     "in detail:"
 )  # under "Game 2" on a Dynasty's score sheet  # the tag on the kingdom of the player to act
+
+# -- branch render: the table's legends (render/table.py) ----------------------------------------------------------
+PIC_BOX_KINGDOMINO = N_("a domino from the Kingdomino box")  # Royal Wedding: beside a K, as in K14
+PIC_BOX_QUEENDOMINO = N_("a domino from the Queendomino box")  # Royal Wedding: beside a Q, as in Q14
+PIC_FIRST_SQUARE_SPOTS = NP_(  # the large kingdom while a domino is placed
+    "{n} marked cell can take the first square: pick it, then a direction",
+    "{n} marked cells can take the first square: pick one, then a direction",
+)
+PIC_BUILD_SPOTS = NP_(  # the large kingdom at the build step
+    "{n} marked town square can take the building",
+    "{n} marked town squares can take the building: pick one",
+)
+PIC_SCORE_SO_FAR = NP_("{n} point so far: {parts}", "{n} points so far: {parts}")  # parts: "Mine 2 · Coins 2"
+PIC_SCORE_FINAL = NP_("{n} point: {parts}", "{n} points: {parts}")
+PIC_CROWNS_CAPTION = NP_("crown", "crowns")  # after a kingdom's number of crowns on the table: "1 crown", "2 crowns"
 
 # -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
 PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")
@@ -711,16 +754,22 @@ BUTTON_LABELS = [  # 80 characters
     DONE_CLAIM,
     DONE_END,
     BUILD_ON,
+    SPOT_LABEL,
+    CONFIRM_TAKE,
+    CONFIRM_END,
+    CONFIRM_THEN_STEPS,
+    TAKE_DOMINO,
     DIRECTION_LABEL,
     *LOOKS.values(),
 ]
 BUTTON_PLURALS = [KNIGHT_ON_CELL, KNIGHTS_ON_BOTH]
-SELECT_OPTIONS = [ADD_COMPUTER, REMOVE_COMPUTER, BURN_OPTION, BURN_SLOT, THEN_DIRECTIONS]  # 100 characters
+SELECT_OPTIONS = [ADD_COMPUTER, REMOVE_COMPUTER, BURN_OPTION, BURN_SLOT, THEN_DIRECTIONS, SPOT_OPTION]  # 100 characters
 SELECT_PLURALS = [BUILD_OPTION]
 SELECT_PLACEHOLDERS = [  # 150 characters
     COMPUTER_PLACEHOLDER,
     SWAP_PLACEHOLDER,
     CELL_PLACEHOLDER,
+    SPOT_PLACEHOLDER,
     BUILD_PLACEHOLDER,
     DRAGON_PLACEHOLDER,
 ]
@@ -736,5 +785,15 @@ UNDO_NOT_PLAYED = N_("This game is not being played any more: nothing can be tak
 UNDO_SOMEONE_ACTED = N_("{name} has acted since your last move, so it can no longer be taken back.")
 UNDO_NOTHING = N_("You have no move to take back.")
 UNDO_PUBLIC = N_("↩️ {name} took back their last move.")
+# -- branch undo: undo never shows what was hidden; moves by the deadline; the computers' wait --------------------
+UNDO_REVEALED = N_(
+    "That can no longer be taken back: new dominoes or buildings came into view after it, and nobody may choose "
+    "again knowing them."
+)
+UNDO_DEADLINE = N_("The turn deadline played for {name} since your last move, so it can no longer be taken back.")
+SERVER_ONLY = N_("This command is about a server's games: use it in a channel of the server.")
+NOT_A_CHOICE = N_("{value} is not a choice of {option}: pick one from the list ({choices}).")
+BUTTON_PLAY_ON = N_("Computers, play now")
+COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")

@@ -9,11 +9,12 @@ render_dragon(game, player, names, colours)   # what the dragon costs and what b
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import CLAIM, FIRST_CLAIM, Game, cell_name, domino
+from engine import CLAIM, FIRST_CLAIM, Game, Placement, cell_name, domino
 from engine.components import builders_board_spec, building
 from i18n import messages as M
 from i18n import translate, translate_plural
@@ -35,6 +36,7 @@ from .draw import (
     text_width,
 )
 from .kingdom import GridLayout, draw_kingdom, grid_at, label_margin, preview_score, window
+from .large import render_kingdom
 from .palette import (
     BACKGROUND,
     BOX_COLOURS,
@@ -366,3 +368,32 @@ def render_dragon(
     if not slots:
         text(draw, (PAD + 4, y + 20), translate(lang, "The builders' board is empty."), 18, fill=FAINT, anchor="lm")
     return encode(im)
+
+
+# -- confirming a placement and choosing the next domino in one tap ----------------------------------------------
+def stack_pictures(top: bytes, bottom: bytes) -> bytes:
+    """Two pictures one above the other, centred on the wider one's width (neither is scaled: their words keep
+    their size)."""
+    a, b = Image.open(io.BytesIO(top)).convert("RGB"), Image.open(io.BytesIO(bottom)).convert("RGB")
+    width = max(a.width, b.width)
+    im = Image.new("RGB", (width, a.height + b.height), BACKGROUND)
+    im.paste(a, ((width - a.width) // 2, 0))
+    im.paste(b, ((width - b.width) // 2, a.height))
+    return encode(im)
+
+
+def render_confirm(
+    game: Game,
+    kingdom_index: int,
+    preview: tuple[str, Placement],
+    claim_game: Game,
+    player: str,
+    names: Mapping[str, str] | None,
+    colours: Mapping[str, RGB] | None,
+    *,
+    lang: str = "en",
+) -> bytes:
+    """The preview of a placement (`preview`: the domino and where it goes) above the dominoes the player chooses
+    from next (`claim_game`: the game once the placement is made): the panel that confirms both in one tap."""
+    top = render_kingdom(game, kingdom_index, names, colours, preview=preview, lang=lang)
+    return stack_pictures(top, render_offer(claim_game, player, names, colours, lang=lang))

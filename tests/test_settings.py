@@ -41,9 +41,18 @@ def test_worker_processes_default_to_the_cores_and_zero_means_threads():
     assert "picture_workers=0" in repr(s)
 
 
+def test_computers_wait_a_few_seconds_by_default_for_an_undo():
+    assert Settings.from_env({"DISCORD_TOKEN": "x"}).computer_delay == 6.0
+    assert Settings.from_env({"DISCORD_TOKEN": "x", "COMPUTER_DELAY": "0"}).computer_delay == 0.0
+    assert Settings.from_env({"DISCORD_TOKEN": "x", "COMPUTER_DELAY": "2.5"}).computer_delay == 2.5
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [
+        ({"COMPUTER_DELAY": "soon"}, "COMPUTER_DELAY must be a number of seconds from 0 to 60"),
+        ({"COMPUTER_DELAY": "-1"}, "COMPUTER_DELAY must be a number of seconds from 0 to 60"),
+        ({"COMPUTER_DELAY": "nan"}, "COMPUTER_DELAY must be a number of seconds from 0 to 60"),
         ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"AI_WORKERS": "two"}, "AI_WORKERS must be a number of processes"),

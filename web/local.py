@@ -95,6 +95,7 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
     service = GameService(LocalClient(settings), watched(store, hub))  # type: ignore[arg-type]
     service.post_table = null_poster(service)  # type: ignore[method-assign]
     service.story_at_end = False
+    service.computer_delay = getattr(settings, "computer_delay", 0.0)  # time to take a misclick back, as in Discord
     pictures.configure(0)
     if settings.ai_workers:
         from engine.ai.pool import AIPool

@@ -28,8 +28,17 @@ What a caller can rely on:
   workers run at a lower priority (`niceness`), so that the event loop's process wins the cores.
 - **Fair queue.** Waiting decisions queue per key and are dispatched round-robin between keys: one server's 16
   games cannot starve another server's single game; the latter waits for at most one dispatch per other key.
-- **Bounded queue: fail fast.** When a key already has `max_queued_per_key` decisions waiting, or the whole pool
-  `max_queued`, `choose` raises `PoolBusy` at once rather than waiting. The service holds a channel's lock while a
+  Within a key, decisions are fair between members (`member`: whose game it is, its host): the member who has
+  used the least of the workers goes first (start-time fair queuing on each decision's cost, known before it
+  runs: `hard`'s time budget, a few milliseconds for the others). A member with ten tables of `hard` players
+  cannot starve another member's `easy` one, which waits only for a decision already running. A decision counts
+  when it starts, whether its answer is used or thrown away (the game changed while it thought: move then undo),
+  so a member's undo spam spends that member's share, not the others'. The costs are forgotten when nothing of
+  the key is waiting or running.
+- **Bounded queue: fail fast.** When a key already has `max_queued_per_key` decisions waiting, a member
+  `max_queued_per_member`, or the whole pool `max_queued`, `choose` raises `PoolBusy` at once rather than waiting
+  (a member with fewer than `GUARANTEED_PER_MEMBER` decisions waiting gets in even when its key is full: other
+  members cannot fill a server's queue against it). The service holds a channel's lock while a
   computer player thinks, so waiting would only pile up locked channels; after `PoolBusy` the move before it is
   saved and the timer loop (computer seats are due at once) asks again later.
 - **Crashes lose no move.** If a worker dies (killed, out of memory), the executor stops the others too; the pool
@@ -60,7 +69,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, action_from_dict
@@ -68,6 +77,12 @@ from ..game import Game
 from . import AGENTS, make_agent
 
 DEFAULT_MAX_QUEUED_PER_KEY = 32
+DEFAULT_MAX_QUEUED_PER_MEMBER = 12
+GUARANTEED_PER_MEMBER = 2
+# What a decision costs the member whose game it is, in seconds of a worker (measured: benchmarks/bench_ai.py);
+# `hard` costs its `time_budget`.
+COSTS = {"random": 0.001, "easy": 0.005, "medium": 0.05}
+DEFAULT_HARD_BUDGET = 1.0
 DEFAULT_MAX_QUEUED = 512
 DEFAULT_MAX_ATTEMPTS = 3
 DEFAULT_NICENESS = 10  # 16 hard players in 2 workers on 2 cores: loop lag p99 5-12 ms at +10, 12-20 ms at 0
@@ -119,6 +134,60 @@ class _Job:
     args: tuple
     future: asyncio.Future
     attempts: int = 0
+    member: Hashable = None
+    cost: float = 0.0
+
+
+def decision_cost(level: str, options: dict) -> float:
+    """What a decision costs its member's share, known before it runs."""
+    if level == "hard":
+        return float(options.get("time_budget", DEFAULT_HARD_BUDGET))
+    return COSTS.get(level, COSTS["easy"])
+
+
+@dataclass(eq=False)
+class _Key:
+    """One key's waiting decisions, per member, with what each member has used (start-time fair queuing)."""
+
+    waiting: dict[Hashable, deque[_Job]] = field(default_factory=dict)
+    used: dict[Hashable, float] = field(default_factory=dict)  # a member's virtual time: its next decision starts there
+    clock: float = 0.0  # the virtual time at which the last decision started
+    queued: int = 0
+    running: int = 0  # kept while its decisions run: a decision thrown away still counts for the next dispatch
+
+    def put(self, job: _Job) -> None:
+        jobs = self.waiting.get(job.member)
+        if jobs is None:  # a member coming back starts at the clock: no credit for having been away
+            jobs = self.waiting[job.member] = deque()
+            self.used[job.member] = max(self.used.get(job.member, 0.0), self.clock)
+        jobs.append(job)
+        self.queued += 1
+
+    def take(self) -> _Job:
+        """The first decision of the member who has used the least (the earliest-waiting member on a tie)."""
+        member = min(self.waiting, key=self.used.__getitem__)  # dicts keep insertion order: ties go to the first
+        jobs = self.waiting[member]
+        job = jobs.popleft()
+        if not jobs:
+            del self.waiting[member]
+        self.queued -= 1
+        self.clock = self.used[member]
+        self.used[member] += job.cost
+        return job
+
+    def remove(self, job: _Job) -> bool:
+        jobs = self.waiting.get(job.member)
+        if jobs is None or job not in jobs:
+            return False
+        jobs.remove(job)
+        if not jobs:
+            del self.waiting[job.member]
+        self.queued -= 1
+        return True
+
+    def waiting_of(self, member: Hashable) -> int:
+        jobs = self.waiting.get(member)
+        return len(jobs) if jobs is not None else 0
 
 
 @dataclass
@@ -136,7 +205,8 @@ class AIPool:
     """Worker processes for the computer players, with a bounded queue that is fair between keys.
 
     - `workers`: processes, and decisions running at once (default `os.cpu_count()`).
-    - `max_queued_per_key`, `max_queued`: waiting decisions allowed per key and in all before `PoolBusy`.
+    - `max_queued_per_key`, `max_queued_per_member`, `max_queued`: waiting decisions allowed per key, per member of
+      a key and in all before `PoolBusy`.
     - `max_attempts`: computations of one decision when workers crash, before `WorkerCrashed`.
     - `niceness`: added to the workers' nice value (Unix; default 10), so that the event loop's process wins the
       cores when they are all busy. A `hard` player's effort is counted in work units, not seconds, so this does
@@ -151,6 +221,7 @@ class AIPool:
         workers: int | None = None,
         *,
         max_queued_per_key: int = DEFAULT_MAX_QUEUED_PER_KEY,
+        max_queued_per_member: int = DEFAULT_MAX_QUEUED_PER_MEMBER,
         max_queued: int = DEFAULT_MAX_QUEUED,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
         niceness: int = DEFAULT_NICENESS,
@@ -158,12 +229,15 @@ class AIPool:
         worker_function: Callable[[dict, str, int, dict], dict] = think,
     ) -> None:
         workers = workers or os.cpu_count() or 1
-        if workers < 1 or max_queued_per_key < 1 or max_queued < 1 or max_attempts < 1:
-            raise ValueError("workers, max_queued_per_key, max_queued and max_attempts must be at least 1.")
+        if min(workers, max_queued_per_key, max_queued_per_member, max_queued, max_attempts) < 1:
+            raise ValueError(
+                "workers, max_queued_per_key, max_queued_per_member, max_queued and max_attempts must be at least 1."
+            )
         if start_method not in ("spawn", "forkserver"):
             raise ValueError("start_method must be 'spawn' or 'forkserver': forking a process with threads is unsafe.")
         self.workers = workers
         self.max_queued_per_key = max_queued_per_key
+        self.max_queued_per_member = max_queued_per_member
         self.max_queued = max_queued
         self.max_attempts = max_attempts
         self.niceness = niceness
@@ -172,7 +246,7 @@ class AIPool:
         self._function = worker_function
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0  # bumped when the executor is replaced, so that one crash rebuilds it once
-        self._waiting: dict[Hashable, deque[_Job]] = {}  # per key, oldest first
+        self._waiting: dict[Hashable, _Key] = {}  # per key, the members' waiting decisions
         self._turns: deque[Hashable] = deque()  # keys with waiting decisions, in round-robin order
         self._queued = 0
         self._running: dict[asyncio.Task, _Job] = {}
@@ -198,9 +272,10 @@ class AIPool:
         self._closing = True
         if cancel and not self._cancelling:
             self._cancelling = True
-            for jobs in self._waiting.values():
-                for job in jobs:
-                    self._fail(job, PoolClosed("The computer players' pool closed before this move was computed."))
+            for waiting in self._waiting.values():
+                for jobs in waiting.waiting.values():
+                    for job in jobs:
+                        self._fail(job, PoolClosed("The computer players' pool closed before this move was computed."))
             self._waiting.clear()
             self._turns.clear()
             self._queued = 0
@@ -229,34 +304,36 @@ class AIPool:
         await self.close(cancel=exc_info[0] is not None)
 
     # -- decisions -----------------------------------------------------------------------------------------------
-    async def choose(self, state: dict, level: str, seed: int, *, key: Hashable, **options: Any) -> dict:
+    async def choose(
+        self, state: dict, level: str, seed: int, *, key: Hashable, member: Hashable = None, **options: Any
+    ) -> dict:
         """The action (`Action.to_dict()`) the computer player `level` with this `seed` chooses in the game
         `state` (`Game.to_dict()`); `options` go to `make_agent` (`hard`: `time_budget`, `iterations`). `key` is
-        the fairness key (the guild id). Raises `PoolBusy` when the queue for `key` or the pool is full,
-        `PoolClosed` when the pool is closing, `WorkerCrashed` after `max_attempts` crashed workers, and the
-        agent's own errors as they are."""
+        the fairness key (the guild id), `member` whose decision it is within it (the game's host). Raises
+        `PoolBusy` when the queue for `key`, for `member` or the pool is full, `PoolClosed` when the pool is
+        closing, `WorkerCrashed` after `max_attempts` crashed workers, and the agent's own errors as they are."""
         if self._closing:
             raise PoolClosed("The computer players' pool is closed.")
         if level not in AGENTS:
             raise ValueError(f"Unknown computer player {level!r}: choose one of {', '.join(AGENTS)}.")
         waiting = self._waiting.get(key)
-        if self._queued >= self.max_queued or (waiting is not None and len(waiting) >= self.max_queued_per_key):
-            self.stats.busy += 1
-            mine = len(waiting) if waiting is not None else 0
-            raise PoolBusy(
-                f"The computer players are busy: {mine} moves of this server and {self._queued} in all are waiting."
-            )
+        self._admit(waiting, member)
         # The state waits pickled: bytes are one object the garbage collector never scans, where the dict is some
         # 170 (a queue of 100 moves was a third of what each full collection scanned; benchmarks/bench_load.py).
         packed = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         del state
         job = _Job(
-            key, (self._function, packed, level, seed, dict(options)), asyncio.get_running_loop().create_future()
+            key,
+            (self._function, packed, level, seed, dict(options)),
+            asyncio.get_running_loop().create_future(),
+            member=member,
+            cost=decision_cost(level, options),
         )
         if waiting is None:
-            waiting = self._waiting[key] = deque()
+            waiting = self._waiting[key] = _Key()
+        if not waiting.queued:
             self._turns.append(key)
-        waiting.append(job)
+        waiting.put(job)
         self._queued += 1
         self._dispatch()
         try:
@@ -266,15 +343,34 @@ class AIPool:
             self._unqueue(job)
             raise
 
-    async def choose_action(self, game: Game, level: str, seed: int, *, key: Hashable, **options: Any) -> Action:
+    def _admit(self, waiting: _Key | None, member: Hashable) -> None:
+        """Raise `PoolBusy` if there is no room for one more decision of `member` in the key `waiting`."""
+        in_key = waiting.queued if waiting is not None else 0
+        mine = waiting.waiting_of(member) if waiting is not None else 0
+        key_full = in_key >= self.max_queued_per_key and mine >= GUARANTEED_PER_MEMBER
+        if self._queued >= self.max_queued or key_full or mine >= self.max_queued_per_member:
+            self.stats.busy += 1
+            raise PoolBusy(
+                f"The computer players are busy: {in_key} moves of this server ({mine} of this member) and "
+                f"{self._queued} in all are waiting."
+            )
+
+    async def choose_action(
+        self, game: Game, level: str, seed: int, *, key: Hashable, member: Hashable = None, **options: Any
+    ) -> Action:
         """`choose` for engine objects: the game is serialised here and the action read back."""
-        return action_from_dict(await self.choose(game.to_dict(), level, seed, key=key, **options))
+        return action_from_dict(await self.choose(game.to_dict(), level, seed, key=key, member=member, **options))
 
     # -- what is going on ----------------------------------------------------------------------------------------
     @property
     def queued(self) -> int:
         """Decisions waiting for a worker."""
         return self._queued
+
+    def queued_for(self, key: Hashable, member: Hashable = None) -> int:
+        """Decisions of `member` of `key` waiting for a worker."""
+        waiting = self._waiting.get(key)
+        return waiting.waiting_of(member) if waiting is not None else 0
 
     @property
     def running(self) -> int:
@@ -313,28 +409,28 @@ class AIPool:
                 process.terminate()
 
     def _dispatch(self) -> None:
-        """Start waiting decisions, round-robin between keys, while fewer than `workers` run."""
+        """Start waiting decisions, round-robin between keys (and fairly between members within a key), while fewer
+        than `workers` run."""
         while self._turns and len(self._running) < self.workers:
             key = self._turns.popleft()
-            jobs = self._waiting[key]
-            job = jobs.popleft()
-            if jobs:
+            waiting = self._waiting[key]
+            job = waiting.take()
+            waiting.running += 1
+            if waiting.queued:
                 self._turns.append(key)
-            else:
-                del self._waiting[key]
             self._queued -= 1
             task = asyncio.get_running_loop().create_task(self._run(job))
             self._running[task] = job
 
     def _unqueue(self, job: _Job) -> None:
-        jobs = self._waiting.get(job.key)
-        if jobs is None or job not in jobs:
-            return  # already running: its answer will be discarded
-        jobs.remove(job)
+        waiting = self._waiting.get(job.key)
+        if waiting is None or not waiting.remove(job):
+            return  # already running: its answer will be discarded (it still counted for its member)
         self._queued -= 1
-        if not jobs:
-            del self._waiting[job.key]
+        if not waiting.queued:
             self._turns.remove(job.key)
+            if not waiting.running:
+                del self._waiting[job.key]
         if self._idle is not None and not self._running and not self._queued:
             self._idle.set()
 
@@ -358,7 +454,12 @@ class AIPool:
                 job.future.set_result(result)
 
     def _release(self) -> None:
-        self._running.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+        job = self._running.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+        waiting = self._waiting.get(job.key) if job is not None else None
+        if waiting is not None:
+            waiting.running -= 1
+            if not waiting.running and not waiting.queued:  # nothing of this key left: what it used is forgotten
+                del self._waiting[job.key]
         self._dispatch()
         if self._idle is not None and not self._running and not self._queued:
             self._idle.set()

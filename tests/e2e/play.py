@@ -65,6 +65,10 @@ async def select_panel(
     return await _edited(fake, panel, before)
 
 
+def _ids(message: FakeMessage, prefix: str) -> list[str]:
+    return [b["custom_id"] for b in message.buttons if not b.get("disabled") and b["custom_id"].startswith(prefix)]
+
+
 async def play_turn(
     fake: FakeDiscord, user: FakeUser, channel: str, rng: random.Random, *, prefer_optional: bool = True
 ):
@@ -82,22 +86,42 @@ async def play_turn(
             return panel
         if "Preview:" in text:
             assert panel.attachments, "a preview shows a picture"
-            panel = await click_panel(fake, user, panel, _button(panel, startswith="Confirm"))
+            panel = await click_panel(fake, user, panel, preview_choice(panel, rng, prefer_optional=prefer_optional))
         elif "which way does the second square" in text:
             panel = await click_panel(fake, user, panel, _button(panel, contains="point", rng=rng))
-        elif "Pick the cell of the first square" in text:
+        elif "Choose a spot" in text:
             assert panel.attachments, "the placement panel shows the kingdom"
-            i = rng.randrange(len(panel.selects))
-            options = panel.selects[i]["options"]
-            panel = await select_panel(fake, user, panel, i, rng.choice(options)["value"])
+            panel = await choose_spot(fake, user, panel, rng)
         elif "Pick a free domino" in text:
             panel = await click_panel(fake, user, panel, _button(panel, rng=rng))
         elif "on which town square" in text:
             panel = await click_panel(fake, user, panel, _button(panel, startswith="Build on", rng=rng))
-        elif "optional steps" in text:
+        elif "you may now do these steps" in text:
             panel = await optional_step(fake, user, panel, rng, prefer_optional=prefer_optional)
         else:
             raise AssertionError(f"unexpected panel: {text}")
+
+
+def preview_choice(panel: FakeMessage, rng: random.Random, *, prefer_optional: bool = True) -> str:
+    """Under a preview: confirm and take a domino (or end the turn) in one tap, or confirm then use the optional
+    steps (sometimes, when optional steps are welcome)."""
+    both = _ids(panel, "kd:pc:")
+    confirm = _ids(panel, "kd:do:")
+    if both and (not confirm or not prefer_optional or rng.random() < 0.5):
+        return rng.choice(both)
+    assert confirm, f"no way to confirm among {panel.button_labels}"
+    return confirm[0]
+
+
+async def choose_spot(fake: FakeDiscord, user: FakeUser, panel: FakeMessage, rng: random.Random) -> FakeMessage:
+    """A spot, uniformly among every legal one: a button, or an option of a list (of spots, or of cells)."""
+    spots = [("click", i, None) for i in _ids(panel, "kd:dir:")]
+    for index, select in enumerate(panel.selects):
+        spots += [("select", index, o["value"]) for o in select["options"]]
+    how, which, value = rng.choice(spots)
+    if how == "click":
+        return await click_panel(fake, user, panel, which)
+    return await select_panel(fake, user, panel, which, value)
 
 
 async def optional_step(
@@ -121,7 +145,8 @@ async def optional_step(
         index = next(i for i, sel in enumerate(panel.selects) if word in sel.get("placeholder", ""))
         options = panel.selects[index]["options"]
         return await select_panel(fake, user, panel, index, rng.choice(options)["value"])
-    return await click_panel(fake, user, panel, _button(panel, startswith="Done"))
+    takes = [i for i in _ids(panel, "kd:go:") if ":claim " in i]  # done: take the next domino at once
+    return await click_panel(fake, user, panel, rng.choice(takes) if takes else _button(panel, startswith="Done"))
 
 
 async def play_game(

@@ -368,7 +368,7 @@ async def test_looks_stats_and_rematch(fake, bot):
     await play_game(fake, bot, CH, {str(u.id): u for u in (fake.alice, fake.bob)}, seed=11)
     history = await (await fake.slash(fake.carol, CH, "look", "history")).wait_message()
     assert (
-        "Last moves" in history.content and " chose domino " in history.content and " placed domino " in history.content
+        "**Moves " in history.content and " chose domino " in history.content and " placed domino " in history.content
     )
     stats = await (await fake.slash(fake.alice, CH, "stats", "players", options={"player": fake.bob})).wait_message()
     assert "Kingdomino: 1 played" in stats.content

@@ -111,7 +111,8 @@ async def test_the_last_free_domino_is_claimed_for_the_player(fake, bot):
     for _ in range(6):
         rec = await bot.store.get_active_game(fake.channel(CH).id)
         panel = await play_turn(fake, people[rec.game.decision().player], CH, rng)
-        told += [line for line in panel.content.splitlines() if "the last free one" in line]
+        shown = [h.get("content") or "" for h in panel.history] + [panel.content]  # each step of the panel
+        told += [line for text in shown for line in text.splitlines() if "the last free one" in line]
     assert told, "the player is told in their panel that their king took the last free domino"
     actions = await bot.store.get_actions(rec.id)
     auto = [a for a in actions if a.action["type"] in ("claim", "first_claim") and a.user_id is None]

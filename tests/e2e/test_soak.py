@@ -77,7 +77,7 @@ TABLES = (
 DISCORD_FAILURE = re.compile(
     r"(DiscordServerError|HTTPException): (50[0234] [A-Za-z ]+ \(error code: 0\)|413 [A-Za-z ]+ \(error code: 40005\))"
 )
-ACTION_CLICK = re.compile(r"kd:(do|go|drg):(\d+):(\d+)(?::(.+))?$")
+ACTION_CLICK = re.compile(r"kd:(do|go|drg|pc):(\d+):(\d+)(?::(.+))?$")
 
 
 @dataclass
@@ -325,18 +325,20 @@ class Soak:
                 raise AssertionError(f"no button {startswith or contains!r} among {panel.button_labels}: {text}")
             return rng.choice(found)
 
-        if "Preview:" in text:
+        if "Preview:" in text:  # confirm and take a domino in one tap, or confirm then the optional steps
             return "click", button(startswith="Confirm"), None, True
         if "which way does the second square" in text:
             return "click", button(contains="point"), None, False
-        if "Pick the cell of the first square" in text:
-            select = rng.choice(panel.selects)
-            return "select", select["custom_id"], rng.choice(select["options"])["value"], False
+        if "Choose a spot" in text:  # a spot's button, or a spot (or a cell) in a list
+            if panel.selects and rng.random() < 0.5:
+                select = rng.choice(panel.selects)
+                return "select", select["custom_id"], rng.choice(select["options"])["value"], False
+            return "click", button(contains="point"), None, False
         if "Pick a free domino" in text:
             return "click", button(), None, True
         if "on which town square" in text:
             return "click", button(startswith="Build on"), None, True
-        if "optional steps" in text:
+        if "you may now do these steps" in text:
             choices = ["done"]
             if any(label.startswith("Knight") for label in panel.button_labels):
                 choices += ["tax"] * 2
@@ -352,7 +354,10 @@ class Soak:
                 word = "Build" if choice == "build" else "Dragon"
                 select = next(s for s in panel.selects if word in s.get("placeholder", ""))
                 return "select", select["custom_id"], rng.choice(select["options"])["value"], choice == "dragon"
-            return "click", button(startswith="Done"), None, True
+            takes = [
+                b["label"] for b in panel.buttons if b["custom_id"].startswith("kd:go:") and ":claim " in b["custom_id"]
+            ]
+            return "click", button(startswith=rng.choice(takes) if takes else "Done"), None, True
         if panel.buttons or panel.selects:
             self.problems.append(f"an unexpected panel: {panel.content!r}")
         return None  # a refusal: not your turn, out of date, ...
@@ -414,6 +419,8 @@ def clicks_by_version(fake: FakeDiscord, game_id: int) -> dict[tuple[int, int], 
         if not match or int(match[2]) != game_id:
             continue
         text = match[4]
+        if match[1] == "pc":  # confirm a placement and go on: "place E4 right:claim K12" (or ":skip")
+            text = text.replace(":", " then ", 1)
         if match[1] == "drg":
             values = it.data.get("values") or []
             text = f"dragon {values[0]}" if values else None
@@ -440,8 +447,11 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
     start_version = rec.version - len(records)  # each saved move is one action and one version
     clicks = clicks_by_version(fake, game_id)
     seats = {s.player_id: s for s in rec.seats}
-    run: str | None = None  # the move a person's click asked for, while the skips before it are being applied
-    run_turn: tuple | None = None  # ... within the turn it was clicked in
+    # The moves a person's clicks asked for, while the skips before them are being applied (a click through the
+    # optional steps; the second move of a confirm-and-go-on, kd:pc); several when two panels of theirs were clicked
+    # at once (one of them is refused as out of date).
+    runs: set[str] = set()
+    run_turn: tuple | None = None  # ... within the turn they were clicked in
     previous = None
     for i, entry in enumerate(records):
         version = start_version + i  # the version the action was applied at
@@ -454,7 +464,7 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
         seat = seats.get(entry.player_id or "")
         turn = (entry.player_id, game.deal, game.round, game.turn)
         if seat is None or seat.is_computer or entry.user_id is None:
-            run = None  # a click's skips come right after it, before anyone else acts
+            runs = set()  # a click's skips come right after it, before anyone else acts
         if seat is None:
             problems.append(f"{where}: action {entry.seq} by {entry.player_id}, who has no seat")
         elif seat.is_computer:
@@ -473,30 +483,41 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
                 problems.append(f"{where}: action {entry.seq} ({action.text}) by nobody's click is not a forced claim")
         else:
             asked = clicks.get((entry.user_id, version))
-            if asked:  # a click of theirs carried this version: it starts here
-                wanted = [(kind, parse_action(text).text) for kind, text in asked if text]
-                if any(text == action.text for _, text in wanted):
-                    # Done (a skip through the optional steps) goes on skipping; any other move is one action.
-                    through = any(k != "do" and text == action.text for k, text in wanted)
-                    run, run_turn = (action.text if isinstance(action, Skip) and through else None), turn
-                elif isinstance(action, Skip) and any(k != "do" for k, _ in wanted):
-                    # the skips of the optional steps before the step asked for
-                    run, run_turn = next(text for k, text in wanted if k != "do"), turn
-                else:
-                    run = None
-                    problems.append(
-                        f"{where}: action {entry.seq} ({action.text}) at version {version} is not what the clicks at "
-                        f"that version asked for: {asked}"
-                    )
-            elif (
-                run is not None
+            in_run = (
+                bool(runs)
                 and turn == run_turn
                 and d is not None
-                and d.kind in ("tax", "build", "dragon")
-                and (isinstance(action, Skip) or action.text == run)
-            ):
-                if action.text == run and not isinstance(action, Skip):
-                    run = None
+                and (action.text in runs or (isinstance(action, Skip) and d.kind in ("tax", "build", "dragon")))
+            )
+            matched = False
+            if asked:  # a click of theirs carried this version: it may start here
+                # confirm-and-go-on (kd:pc): the placement now, then its `then` (a claim, or a skip of the optional
+                # steps) after the skips of the optional steps before it, within the turn
+                then = {parse_action(t.split(" then ")[0]).text: t.split(" then ")[1] for k, t in asked if k == "pc"}
+                asked = [(k, t.split(" then ")[0] if k == "pc" else t) for k, t in asked]
+                wanted = [(kind, parse_action(text).text) for kind, text in asked if text]
+                through = [text for k, text in wanted if k not in ("do", "pc")]
+                kept = runs if in_run and isinstance(action, Skip) else set()
+                if any(text == action.text for _, text in wanted):
+                    # Done (a skip through the optional steps) goes on skipping; any other move is one action.
+                    matched, run_turn = True, turn
+                    runs = kept | ({action.text} if isinstance(action, Skip) and action.text in through else set())
+                    if action.text in then:
+                        runs.add(parse_action(then[action.text]).text)
+                elif isinstance(action, Skip) and through:
+                    # the skips of the optional steps before the step asked for
+                    matched, runs, run_turn = True, kept | set(through), turn
+            if matched:
+                pass
+            elif in_run:  # the clicks at this version (if any) were refused: the run of an earlier click goes on
+                if action.text in runs and not isinstance(action, Skip):
+                    runs = set()
+            elif asked:
+                runs = set()
+                problems.append(
+                    f"{where}: action {entry.seq} ({action.text}) at version {version} is not what the clicks at "
+                    f"that version asked for: {asked}"
+                )
             else:
                 problems.append(
                     f"{where}: action {entry.seq} ({action.text} by user {entry.user_id}) at version {version}: no "

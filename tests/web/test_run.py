@@ -71,6 +71,7 @@ async def test_make_run_without_a_token_plays_a_local_game(tmp_path):
     project = clean_copy(tmp_path / "project")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "WEB_", "PYTHON"))}
     env["WEB_PORT"] = "0"  # any free port: the bot prints which
+    env["COMPUTER_DELAY"] = "0"  # computer players answer at once (the time to take a misclick back is for people)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "bot.py", cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
