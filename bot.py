@@ -42,6 +42,7 @@ class KingdominoBot(commands.AutoShardedBot):
         self.store = store
         self.sync_on_start = sync
         self.service = None
+        self.board = None  # the web board (web.app.Board) when settings.web_port is set
         self.dynamic_items: tuple[type, ...] = ()
         self.freeze_at_ready = freeze_at_ready  # see on_ready; a process of its own only (not the tests' bots)
 
@@ -52,7 +53,10 @@ class KingdominoBot(commands.AutoShardedBot):
         from cogs.table import attach
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
+        from web.hub import Hub, watched
 
+        self.hub = Hub()
+        self.store = watched(self.store, self.hub)  # every change of a game reaches the open boards
         self.service = GameService(self, self.store)
         self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
         attach(self.service)  # the table's controls and the lobby's words the service posts
@@ -72,6 +76,7 @@ class KingdominoBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.board = await open_board(self.service, self.hub, self.settings, local=False)
         if self.sync_on_start == "global":
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
@@ -84,6 +89,9 @@ class KingdominoBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the computer players (every move they made is saved; the timer resumes them after a restart)."""
         service = self.service
+        if self.board is not None:
+            await self.board.stop()
+            self.board = None
         if service is not None:
             service.stop_all()
             from cogs import pictures
@@ -117,6 +125,61 @@ def freeze_startup_objects() -> int:
     return gc.get_freeze_count()
 
 
+async def open_board(service, hub, settings: Settings, *, local: bool):
+    """Start the web board on the settings' address (None when WEB_PORT is off). A port in use is logged and the bot
+    runs on without the board (with Discord), or stops saying so (without: the board is all there is)."""
+    if getattr(settings, "web_port", None) is None:
+        return None
+    from web.app import start_board
+
+    try:
+        board = await start_board(service, hub, settings, local=local)
+    except OSError as error:
+        if local:
+            raise SystemExit(
+                f"error: the board cannot listen on {settings.web_host}:{settings.web_port}: {error}. "
+                "Set WEB_PORT to a free port in .env."
+            ) from None
+        log.warning(
+            "The web board cannot listen on %s:%s (%s); the bot runs without it",
+            settings.web_host,
+            settings.web_port,
+            error,
+        )
+        return None
+    log.info("The web board is at %s", board.url)
+    return board
+
+
+async def run_local(settings: Settings, store) -> None:
+    """No Discord token: the game service with a null poster, the board, and the timers, until stopped."""
+    import signal
+
+    from web.local import start_local
+
+    if settings.web_port is None:
+        raise SystemExit(
+            "error: DISCORD_TOKEN is not set and WEB_PORT is off: there is nothing to run. Set WEB_PORT to play "
+            "locally on the board, or copy .env.example to .env and set DISCORD_TOKEN."
+        )
+    try:
+        local = await start_local(settings, store)
+    except OSError as error:
+        raise SystemExit(
+            f"error: the board cannot listen on {settings.web_host}:{settings.web_port}: {error}. "
+            "Set WEB_PORT to a free port in .env."
+        ) from None
+    print(f"No DISCORD_TOKEN: local games on the board at {local.board.url} (Ctrl+C stops).", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await local.close()
+
+
 async def _main(settings: Settings, sync: str | None) -> None:
     from db import open_store
     from db.errors import StoreError
@@ -127,6 +190,9 @@ async def _main(settings: Settings, sync: str | None) -> None:
         log.error("The database cannot be opened: %s", error)
         raise SystemExit(1) from None
     try:
+        if settings.local:
+            await run_local(settings, store)
+            return
         async with KingdominoBot(settings, store, sync=sync, freeze_at_ready=True) as bot:
             await bot.start(settings.token)
     finally:
@@ -145,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings.from_env()
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.sync and settings.local:
+        print("error: --sync needs DISCORD_TOKEN: copy .env.example to .env and set it.", file=sys.stderr)
         return 2
     if args.sync == "guild" and settings.dev_guild_id is None:
         print("error: --sync guild needs DEV_GUILD_ID in .env (or use --sync global).", file=sys.stderr)

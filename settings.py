@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from dotenv import load_dotenv
 
 DEFAULT_DATABASE_PATH = "data/kingdomino.sqlite3"
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DATABASE_URL_SCHEMES = ("postgresql", "postgres")
 DEFAULT_COMPUTER_DELAY = 6.0  # seconds: time to take back a misclick before computer players answer it
@@ -38,6 +40,17 @@ class Settings:
     """The shards this process runs (None: all of them)."""
     computer_delay: float = 0.0
     """Seconds computer players wait before answering a person's move that can still be taken back (0: at once)."""
+    web_host: str = DEFAULT_WEB_HOST
+    """The address the web board listens on (127.0.0.1: this machine only)."""
+    web_port: int | None = None
+    """The web board's port (0: any free port); None: no board (the default of a Settings built in code)."""
+    web_secret: str | None = None
+    """The key that signs the board's session cookies and links; None: a random one at each start."""
+
+    @property
+    def local(self) -> bool:
+        """No Discord token: the bot runs the board alone, for local games."""
+        return not self.token
 
     def __repr__(self) -> str:  # never show the token, nor the database password
         return (
@@ -45,7 +58,8 @@ class Settings:
             f"database_url={_redacted(self.database_url)}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)}, "
             f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, "
-            f"shard_ids={self.shard_ids}, computer_delay={self.computer_delay:g})"
+            f"shard_ids={self.shard_ids}, computer_delay={self.computer_delay:g}, "
+            f"web_host={self.web_host}, web_port={self.web_port}, web_secret=<{'set' if self.web_secret else 'unset'}>)"
         )
 
     __str__ = __repr__
@@ -57,12 +71,7 @@ class Settings:
             if dotenv_path is not None:
                 load_dotenv(dotenv_path, override=False)
             env = dict(os.environ)
-        token = env.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise SettingsError(
-                "DISCORD_TOKEN is not set: copy .env.example to .env and set DISCORD_TOKEN to your bot's token "
-                "(Discord Developer Portal > your application > Bot > Reset Token)."
-            )
+        token = env.get("DISCORD_TOKEN", "").strip()  # empty: local games on the web board, without Discord
         guild_raw = env.get("DEV_GUILD_ID", "").strip()
         if guild_raw and not guild_raw.isdigit():
             raise SettingsError(f"DEV_GUILD_ID must be a numeric guild id or empty, not {guild_raw!r}.")
@@ -105,6 +114,7 @@ class Settings:
             computer_delay = -1.0
         if not 0 <= computer_delay <= 60:
             raise SettingsError(f"COMPUTER_DELAY must be a number of seconds from 0 to 60, like 6; not {delay_raw!r}.")
+        web_host, web_port, web_secret = _web(env)
         return cls(
             token=token,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
@@ -116,7 +126,31 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             computer_delay=computer_delay,
+            web_host=web_host,
+            web_port=web_port,
+            web_secret=web_secret,
         )
+
+
+def _web(env: dict[str, str]) -> tuple[str, int | None, str | None]:
+    """WEB_HOST, WEB_PORT (a port, 0 for any free one, or off) and WEB_SECRET."""
+    host = env.get("WEB_HOST", "").strip() or DEFAULT_WEB_HOST
+    if any(c.isspace() or c in "/?#@" for c in host):
+        raise SettingsError(f"WEB_HOST must be an address to listen on, like 127.0.0.1 or 0.0.0.0, not {host!r}.")
+    raw = env.get("WEB_PORT", "").strip().lower() or str(DEFAULT_WEB_PORT)
+    if raw == "off":
+        port = None
+    elif raw.isdigit() and int(raw) <= 65535:
+        port = int(raw)
+    else:
+        raise SettingsError(f"WEB_PORT must be a port number (0-65535, 0: any free port) or off, not {raw!r}.")
+    secret = env.get("WEB_SECRET", "").strip() or None
+    if secret is not None and len(secret) < 32:
+        raise SettingsError(
+            'WEB_SECRET must be at least 32 characters (e.g. the output of `python -c "import secrets; '
+            'print(secrets.token_urlsafe(32))"`), or empty for a new random one at each start.'
+        )
+    return host, port, secret
 
 
 def _workers(env: dict[str, str], name: str) -> int:

@@ -11,9 +11,18 @@ from settings import DEFAULT_DATABASE_PATH, Settings, SettingsError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_missing_token_says_what_to_do():
-    with pytest.raises(SettingsError, match=r"copy \.env\.example to \.env and set DISCORD_TOKEN"):
-        Settings.from_env({})
+def test_missing_token_means_local_games_on_the_board():
+    s = Settings.from_env({})
+    assert s.local and s.token == ""
+    assert (s.web_host, s.web_port, s.web_secret) == ("127.0.0.1", 8080, None)
+    assert not Settings.from_env({"DISCORD_TOKEN": "x"}).local
+
+
+def test_web_settings():
+    s = Settings.from_env({"WEB_HOST": "0.0.0.0", "WEB_PORT": "0", "WEB_SECRET": "s" * 40})
+    assert (s.web_host, s.web_port) == ("0.0.0.0", 0)
+    assert "s" * 40 not in repr(s) and "web_secret=<set>" in repr(s)
+    assert Settings.from_env({"WEB_PORT": "off"}).web_port is None
 
 
 def test_defaults_and_parsing():
@@ -48,6 +57,10 @@ def test_computers_wait_a_few_seconds_by_default_for_an_undo():
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"AI_WORKERS": "two"}, "AI_WORKERS must be a number of processes"),
         ({"PICTURE_WORKERS": "-1"}, "PICTURE_WORKERS must be a number of processes"),
+        ({"WEB_PORT": "http"}, "WEB_PORT must be a port number"),
+        ({"WEB_PORT": "70000"}, "WEB_PORT must be a port number"),
+        ({"WEB_HOST": "http://x"}, "WEB_HOST must be an address"),
+        ({"WEB_SECRET": "short"}, "WEB_SECRET must be at least 32 characters"),
     ],
 )
 def test_malformed_settings_are_refused(env, message):
@@ -55,8 +68,8 @@ def test_malformed_settings_are_refused(env, message):
         Settings.from_env({"DISCORD_TOKEN": "x", **env})
 
 
-def test_run_command_without_token_exits_with_guidance(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+def test_run_command_without_token_and_without_board_exits_with_guidance(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "WEB_PORT": "off"}
     result = subprocess.run(
         [sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )

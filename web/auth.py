@@ -1,0 +1,129 @@
+"""Who a request acts for: a signed session cookie holding the player ids this browser may act as.
+
+The cookie is `<payload>.<signature>`: the payload is base64url JSON `{"u": [user ids], "e": expiry}`, the signature
+HMAC-SHA256 of the payload with the board's secret (settings.web_secret, or a random one made at start: then a
+restart signs everyone out). Nothing secret is in the payload and the page never sees the cookie (HttpOnly).
+
+Locally (no Discord), a browser gets a new person's id when it takes a seat; a browser may hold several (two seats
+at one table in one browser, played in turn). With Discord, a person's id comes from a signed link
+(`link_token`) that only the bot hands out, to that person, for a short time.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+COOKIE = "kd_board"
+SESSION_SECONDS = 30 * 24 * 3600
+LINK_SECONDS = 15 * 60
+MAX_IDENTITIES = 8
+MAX_GAMES = 16  # games one linked person keeps in a browser's session
+ID_LIMIT = 2**53 - 1  # local people's ids stay exact as JavaScript numbers
+USER_ID_LIMIT = 2**63 - 1  # Discord user ids (snowflakes) are 64-bit
+
+
+def new_secret() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def sign(secret: bytes, payload: dict) -> str:
+    body = _b64(json.dumps(payload, separators=(",", ":"), sort_keys=True).encode())
+    mac = hmac.new(secret, body.encode(), hashlib.sha256).digest()
+    return f"{body}.{_b64(mac)}"
+
+
+def verify(secret: bytes, token: str | None, *, now: float | None = None) -> dict | None:
+    """The payload of a token this secret signed and that has not expired; None for anything else."""
+    if not token or len(token) > 2048 or token.count(".") != 1:
+        return None
+    body, mac = token.split(".")
+    try:
+        expected = hmac.new(secret, body.encode(), hashlib.sha256).digest()
+        if not hmac.compare_digest(expected, _unb64(mac)):
+            return None
+        payload = json.loads(_unb64(body))
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("e"), int | float):
+        return None
+    if payload["e"] < (time.time() if now is None else now):
+        return None
+    return payload
+
+
+@dataclass(frozen=True)
+class Session:
+    """The people this browser may act as (Discord user ids, or local people's ids). A person who came through a
+    signed link acts in the games of their links only (`games`); a local person, in any local game."""
+
+    users: tuple[int, ...] = ()
+    games: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (user, the games their links opened)
+
+    def cookie(self, secret: bytes, *, now: float | None = None) -> str:
+        expiry = int((time.time() if now is None else now) + SESSION_SECONDS)
+        users = list(self.users[-MAX_IDENTITIES:])
+        games = {str(u): list(g[-MAX_GAMES:]) for u, g in self.games if u in users}
+        return sign(secret, {"u": users, "g": games, "e": expiry})
+
+    def with_user(self, user_id: int, game_id: int | None = None) -> Session:
+        """With `user_id` too: in any game (a local person), or in `game_id` besides their other links' games."""
+        users = self.users if user_id in self.users else (*self.users, user_id)[-MAX_IDENTITIES:]
+        games = dict(self.games)
+        if game_id is not None:
+            games[user_id] = (*[g for g in games.get(user_id, ()) if g != game_id], game_id)[-MAX_GAMES:]
+        return Session(users, tuple(sorted(games.items())))
+
+    def for_game(self, game_id: int) -> tuple[int, ...]:
+        """The people this browser may act as in game `game_id`."""
+        limited = dict(self.games)
+        return tuple(u for u in self.users if u not in limited or game_id in limited[u])
+
+    @classmethod
+    def read(cls, secret: bytes, token: str | None) -> Session:
+        payload = verify(secret, token)
+        users = payload.get("u") if payload else None
+        if not isinstance(users, list):
+            return cls()
+        kept = tuple(u for u in users if isinstance(u, int) and 0 < u <= USER_ID_LIMIT)[:MAX_IDENTITIES]
+        raw = payload.get("g") if isinstance(payload.get("g"), dict) else {}  # type: ignore[union-attr]
+        games = []
+        for key, ids in raw.items():
+            if key.isdigit() and int(key) in kept and isinstance(ids, list):
+                games.append((int(key), tuple(g for g in ids if isinstance(g, int))[:MAX_GAMES]))
+        return cls(kept, tuple(sorted(games)))
+
+
+def new_local_user() -> int:
+    """A new local person's id: random, within JavaScript's exact integers, far from any real Discord id's range is
+    not needed (a local game never meets Discord)."""
+    return secrets.randbelow(ID_LIMIT - 1) + 1
+
+
+def link_token(secret: bytes, user_id: int, game_id: int, *, seconds: float = LINK_SECONDS) -> str:
+    """A short-lived signed token that lets `user_id` open game `game_id`'s board as themselves (`/join/<token>`)."""
+    return sign(secret, {"l": user_id, "g": game_id, "e": int(time.time() + seconds)})
+
+
+def read_link(secret: bytes, token: str) -> tuple[int, int] | None:
+    """(user id, game id) of a valid, unexpired link token; None otherwise."""
+    payload = verify(secret, token)
+    if payload is None:
+        return None
+    user, game = payload.get("l"), payload.get("g")
+    if not isinstance(user, int) or not isinstance(game, int):
+        return None
+    return user, game

@@ -1,0 +1,129 @@
+"""Who is watching which game, and the news that a game changed: a small publish/subscribe in the bot's process.
+
+The game store is wrapped (`WatchedStore`) so that every write that changes a game (a move from Discord, from the
+board, a computer player, a deadline, an undo, a start, a cancel, a lobby change) tells the hub once it is
+committed. A board's connection waits on its game's `Topic`; what it sends is always read again from the store, so
+a missed or doubled notice costs nothing but a read (the board asks by version numbers and catches up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+# Store methods that change one game, by the position of the game id among their arguments (all take it first).
+GAME_WRITES: frozenset[str] = frozenset(
+    {
+        "save_move",
+        "undo_last_action",
+        "start_game",
+        "finish_game",
+        "cancel_game",
+        "join_game",
+        "leave_game",
+        "set_seats",
+        "set_host",
+        "set_lobby_options",
+    }
+)
+
+
+class Topic:
+    """One game's news: the latest version known to have been saved, and a condition its watchers wait on."""
+
+    __slots__ = ("changed", "version", "watchers")
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.watchers = 0
+        self.changed = asyncio.Event()
+
+
+class Hub:
+    """Per game: who watches it, and a wake-up when it changes. `changed_at` remembers when each game last changed
+    (monotonic clock) for the click-to-board latency figures."""
+
+    def __init__(self) -> None:
+        self._topics: dict[int, Topic] = {}
+        self.listeners: list[Callable[[int], None]] = []
+
+    def topic(self, game_id: int) -> Topic:
+        topic = self._topics.get(game_id)
+        if topic is None:
+            topic = self._topics[game_id] = Topic()
+        return topic
+
+    def publish(self, game_id: int) -> None:
+        """Game `game_id` changed (its write is committed): wake everyone watching it."""
+        topic = self._topics.get(game_id)
+        if topic is not None:
+            topic.version += 1
+            event, topic.changed = topic.changed, asyncio.Event()
+            event.set()
+        for listener in self.listeners:
+            listener(game_id)
+
+    def version_of(self, game_id: int) -> int:
+        """How many changes of a watched game this hub has seen; -1 when nobody watches it (nothing is cached)."""
+        topic = self._topics.get(game_id)
+        return topic.version if topic is not None else -1
+
+    def watch(self, game_id: int) -> Topic:
+        topic = self.topic(game_id)
+        topic.watchers += 1
+        return topic
+
+    def unwatch(self, game_id: int) -> None:
+        topic = self._topics.get(game_id)
+        if topic is None:
+            return
+        topic.watchers -= 1
+        if topic.watchers <= 0:
+            self._topics.pop(game_id, None)
+
+    @property
+    def connections(self) -> int:
+        return sum(t.watchers for t in self._topics.values())
+
+
+async def wait_changed(event: asyncio.Event, timeout: float) -> bool:
+    """Wait until a topic's `changed` event (taken before the last read) is set (True), or `timeout` seconds pass
+    (False: time for a keep-alive)."""
+    if event.is_set():
+        return True
+    try:
+        await asyncio.wait_for(event.wait(), timeout)
+        return True
+    except TimeoutError:
+        return False
+
+
+class WatchedStore:
+    """The game store, unchanged, except that its writes to a game tell the hub once they returned (committed).
+    Everything else is the store's own attribute."""
+
+    def __init__(self, store: Any, hub: Hub) -> None:
+        self._store = store
+        self._hub = hub
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if name not in GAME_WRITES:
+            return value
+
+        async def written(game_id: int, *args: Any, **kwargs: Any) -> Any:
+            result = await value(game_id, *args, **kwargs)
+            self._hub.publish(game_id)
+            return result
+
+        return written
+
+    @property
+    def inner(self) -> Any:
+        return self._store
+
+
+def watched(store: Any, hub: Hub) -> Any:
+    """`store` wrapped once (a store already watched is returned as it is)."""
+    return store if isinstance(store, WatchedStore) else WatchedStore(store, hub)

@@ -1,0 +1,123 @@
+"""The bot without Discord: `make run` with no DISCORD_TOKEN plays local games on the board.
+
+The game service runs as with Discord, on the same store, with a client that has no connection: what it would post
+to a channel goes nowhere (a null poster), and the table counts as shown at once. Everything else (the moves, the
+version checks, the log, the computer players, the timers) is the service's own."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from typing import Any
+
+from db.models import GameRecord
+
+log = logging.getLogger(__name__)
+TIMER_PERIOD_SECONDS = 5.0
+_message_ids = itertools.count(1)
+
+
+class NullMessage:
+    def __init__(self, message_id: int | None = None) -> None:
+        self.id = message_id if message_id is not None else next(_message_ids)
+
+    async def edit(self, **_: Any) -> NullMessage:
+        return self
+
+
+class NullChannel:
+    """A channel that takes every message and shows it to nobody."""
+
+    async def send(self, *_: Any, **__: Any) -> NullMessage:
+        return NullMessage()
+
+    def get_partial_message(self, message_id: int) -> NullMessage:
+        return NullMessage(message_id)
+
+
+class NullHTTP:
+    async def start_private_message(self, user_id: int) -> dict:
+        return {"id": user_id}
+
+
+class LocalClient:
+    """What the game service asks of its Discord client, without Discord."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.http = NullHTTP()
+        self.user = None
+
+    def get_partial_messageable(self, channel_id: int) -> NullChannel:
+        return NullChannel()
+
+    def is_closed(self) -> bool:
+        return False
+
+
+def null_poster(service: Any):
+    """The service's `post_table` for a bot with no channel: the board is the table; the store learns that this
+    version is shown (so the repair pass does not post it again)."""
+
+    async def post_table(rec: GameRecord, events: list, *, note: str = "") -> NullMessage:
+        message = NullMessage()
+        await service.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
+        return message
+
+    return post_table
+
+
+class LocalBot:
+    """The game service, the board and the timers, without Discord (`start_local`)."""
+
+    def __init__(self, service: Any, board: Any, timers: asyncio.Task) -> None:
+        self.service, self.board, self.timers = service, board, timers
+
+    async def close(self) -> None:
+        self.timers.cancel()
+        self.service.stop_all()
+        await self.board.stop()
+        await self.service.idle()
+        if self.service.ai_pool is not None:
+            await self.service.ai_pool.close(cancel=True)
+
+
+async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_PERIOD_SECONDS) -> LocalBot:
+    """The game service over `store` with a null poster, the board on the settings' address, and the timers."""
+    from cogs import pictures
+    from cogs.service import GameService
+
+    from .app import start_board
+    from .hub import Hub, watched
+
+    hub = Hub()
+    service = GameService(LocalClient(settings), watched(store, hub))  # type: ignore[arg-type]
+    service.post_table = null_poster(service)  # type: ignore[method-assign]
+    service.story_at_end = False
+    service.computer_delay = getattr(settings, "computer_delay", 0.0)  # time to take a misclick back, as in Discord
+    pictures.configure(0)
+    if settings.ai_workers:
+        from engine.ai.pool import AIPool
+
+        service.ai_pool = AIPool(workers=settings.ai_workers)
+        await service.ai_pool.start()
+    board = await start_board(service, hub, settings, local=True)
+    timers = asyncio.create_task(timer_loop(service, timer_period), name="local-timers")
+    return LocalBot(service, board, timers)
+
+
+async def timer_loop(service: Any, period: float = TIMER_PERIOD_SECONDS) -> None:
+    """What the admin cog's loop does with Discord: resume computer players and deadlines after a restart."""
+    try:
+        await service.reclaim()
+        await service.repair_tables(grace=0)
+    except Exception:
+        log.exception("The start-up repair failed; the periodic pass tries again")
+    while True:
+        for work in (service.repair_tables, service.run_due):
+            try:
+                await work()
+            except Exception:
+                log.exception("%s failed; trying again next period", work.__name__)
+        await asyncio.sleep(period)

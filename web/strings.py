@@ -1,0 +1,31 @@
+"""The page's words in the reader's language, from the catalogues: every `WEB_…` sentence of i18n/messages.py (its
+`{placeholders}` left for the page to fill), the terrains, directions, games, variants and computer levels."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from cogs.common import terrain_word
+from engine.components import TERRAINS
+from engine.config import VARIANTS
+from i18n import TERMS, term, translate
+from i18n import messages as M
+
+
+@cache
+def page_strings(lang: str) -> dict[str, object]:
+    words: dict[str, object] = {
+        name[4:].lower(): translate(lang, value)
+        for name, value in vars(M).items()
+        if name.startswith("WEB_") and isinstance(value, str)
+    }
+    words["your_turn"] = translate(lang, M.YOUR_TURN_WEB)
+    words["terrains"] = {t: terrain_word(t, lang) for t in TERRAINS}
+    words["directions"] = {d: translate(lang, w) for d, w in M.DIRECTIONS.items()}
+    words["games"] = {g: term(lang, g) for g in ("kingdomino", "queendomino", "royal-wedding")}
+    words["variant_names"] = {
+        v: (term(lang, v) if v in TERMS else translate(lang, M.WEB_VARIANT_NAMES.get(v, v))) for v in VARIANTS
+    }
+    words["levels"] = {lvl: translate(lang, M.LEVELS.get(lvl, lvl)) for lvl in ("random", "easy", "medium", "hard")}
+    words["languages"] = {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
+    return words

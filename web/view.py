@@ -1,0 +1,282 @@
+"""A game as the board draws it: the engine's state turned into plain JSON for one viewer, in their language.
+
+Nothing here decides a rule: what is legal comes from `Game.legal_actions()` (for the optional steps and the claim
+that come later in the same turn, from the service's own `skip_optional` trial, as the Discord panel does), and
+what a placement is worth from the engine's scoring of the kingdom with the domino put down. The dominoes still to
+come and the buildings' stack are never sent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cogs.common import (
+    breakdown_text,
+    building_name,
+    decision_words,
+    effect_words,
+    event_lines,
+    game_domino_words,
+    game_name,
+    points_words,
+    seat_name,
+    their_turn,
+)
+from cogs.service import same_turn_step, skip_optional
+from db.models import GameRecord, GameStatus
+from engine import Game, domino
+from engine.actions import BribeDragon, Build, Claim, Skip, Tax
+from engine.config import PLAYER_RANGE
+from engine.kingdom import Placement
+from engine.scoring import score_kingdom
+from i18n import messages as M
+from i18n import translate, translate_plural
+from render.palette import PLAYER_COLOURS
+
+LOG_LINES = 12
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def plain(text: str) -> str:
+    """A line written for Discord (bold names, escaped markdown) as plain text for the page."""
+    return _ESCAPED.sub(r"\1", text.replace("**", "").replace("\u200b", ""))
+
+
+def hex_of(index: int) -> str:
+    r, g, b = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def squares(domino_id: str) -> list[list]:
+    d = domino(domino_id)
+    return [[s.terrain, s.crowns] for s in d.squares]
+
+
+def seats_view(rec: GameRecord, viewers: tuple[int, ...]) -> list[dict]:
+    return [
+        {
+            "player": s.player_id,
+            "name": s.display_name,
+            "colour": s.colour or hex_of(i),
+            "computer": s.cpu_level,
+            "you": s.user_id is not None and s.user_id in viewers,
+            "seat": i,
+        }
+        for i, s in enumerate(rec.seats)
+    ]
+
+
+def line_view(game: Game, line: list[list]) -> list[dict]:
+    out = []
+    for dom, king in line:
+        player = game.kings[king].player if king is not None else None
+        out.append({"domino": dom, "number": domino(dom).number, "squares": squares(dom), "player": player})
+    return out
+
+
+def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
+    k = game.kingdoms[index]
+    cells = []
+    for r in range(k.n):
+        for c in range(k.n):
+            sq = k.square(r, c)
+            if sq is not None:
+                cells.append([r, c, sq.terrain, sq.crowns])
+    return {
+        "index": index,
+        "players": list(k.players),
+        "size": k.size,
+        "n": k.n,
+        "castle": list(k.castle),
+        "frame": list(k.frame()),
+        "cells": cells,
+        "buildings": [
+            {"cell": [r, c], "id": b[0], "name": building_name(b[0], lang), "towers": b[1]}
+            for (r, c), b in sorted(k.buildings.items())
+        ],
+        "knights": [list(c) for c in k.knights_placed],
+        "reserve": k.knights_reserve,
+        "coins": k.coins,
+        "towers": k.towers,
+        "queen": game.queen == index,
+        "score": scores.total,
+        "parts": scores.parts(),
+        "discarded": len(k.discarded),
+    }
+
+
+def placement_gain(game: Game, kingdom: int, placement: Placement) -> int:
+    """Points the kingdom's score gains now with the domino of the decision put down this way (the engine's
+    scoring of a copy of the kingdom)."""
+    k = game.kingdoms[kingdom]
+    v = game.config.variants
+    options = {
+        "queendomino": game.queendomino_rules,
+        "hosts_queen": game.queen == kingdom,
+        "middle_kingdom": "middle-kingdom" in v,
+        "harmony": "harmony" in v,
+    }
+    trial = k.clone()
+    d = game.decision()
+    assert d is not None and d.domino is not None
+    trial.put(domino(d.domino), placement)
+    return score_kingdom(trial, **options).total - score_kingdom(k, **options).total
+
+
+def _step_actions(game: Game, player: str, kind: str) -> list:
+    """The legal actions of step `kind` of `player`'s current turn, the optional steps before it skipped (empty when
+    the turn does not reach that step)."""
+    d = game.decision()
+    if d is not None and d.kind == kind:
+        return game.legal_actions()
+    trial, _ = skip_optional(game, player, kind)
+    if not same_turn_step(trial, game, player, kind):
+        return []
+    return trial.legal_actions()
+
+
+def actions_view(game: Game, player: str, lang: str) -> dict:
+    """Everything `player` may do now, step by step: the current step's actions and those of the later steps of the
+    same turn (reached by skipping the optional steps between)."""
+    d = game.decision()
+    assert d is not None
+    out: dict[str, Any] = {"kind": d.kind, "domino": d.domino}
+    if d.kind == "place":
+        k = game.kingdoms[d.kingdom]
+        out["place"] = [
+            {
+                "row": p.row,
+                "col": p.col,
+                "dir": p.direction,
+                "gain": gain,
+                "words": points_words(gain, signed=True, lang=lang),
+            }
+            for p in k.legal_placements(domino(d.domino))
+            for gain in (placement_gain(game, d.kingdom, p),)
+        ]
+        return out
+    if d.kind in ("first_claim", "claim"):
+        out["claim"] = [a.domino for a in game.legal_actions() if isinstance(a, Claim)]
+        return out
+    tax = [a for a in _step_actions(game, player, "tax") if isinstance(a, Tax)]
+    out["tax"] = [
+        {"cells": [list(c) for c in a.cells], "coins": coins, "words": translate_plural(lang, *M.COINS, coins)}
+        for a in tax
+        for coins in (_tax_coins(game, d.kingdom, a),)
+    ]
+    out["build"] = [
+        {"slot": a.slot, "row": a.row, "col": a.col}
+        for a in _step_actions(game, player, "build")
+        if isinstance(a, Build)
+    ]
+    out["dragon"] = [a.slot for a in _step_actions(game, player, "dragon") if isinstance(a, BribeDragon)]
+    out["claim"] = [a.domino for a in _step_actions(game, player, "claim") if isinstance(a, Claim)]
+    out["skip"] = any(isinstance(a, Skip) for a in game.legal_actions())
+    return out
+
+
+def _tax_coins(game: Game, kingdom: int, action: Tax) -> int:
+    return sum(game.tax_coins(kingdom, cell) for cell in action.cells)
+
+
+def builders_view(game: Game, viewer_kingdom: int | None, lang: str) -> list[dict | None]:
+    out: list[dict | None] = []
+    for slot, b in enumerate(game.board):
+        if b is None:
+            out.append(None)
+            continue
+        cost = game.cost_of(slot, viewer_kingdom) if viewer_kingdom is not None else game.cost_of(slot, -1)
+        out.append(
+            {
+                "slot": slot,
+                "id": b,
+                "name": building_name(b, lang),
+                "effect": plain(effect_words(b, lang)),
+                "cost": cost,
+            }
+        )
+    return out
+
+
+def lobby_view(rec: GameRecord, viewers: tuple[int, ...], lang: str) -> dict:
+    size = int(rec.config.get("seats", PLAYER_RANGE.get(rec.kind, (2, 4))[1]))
+    seated = any(s.user_id in viewers for s in rec.seats if s.user_id is not None)
+    return {
+        "size": size,
+        "free": size - len(rec.seats),
+        "host": rec.host_user_id in viewers,
+        "seated": seated,
+        "variants": list(rec.config.get("variants", ())),
+        "teams": bool(rec.config.get("teams")),
+    }
+
+
+def recent_events(game: Game, count: int = LOG_LINES) -> list:
+    """The events of the game's last `count` actions, the engine's own, from a replay of its log (the store keeps
+    actions, not their events)."""
+    log = game.log
+    cut = max(0, len(log) - count)
+    trial = Game.replay(game.config, game.seed, log[:cut])
+    events: list = []
+    for player, action in log[cut:]:
+        events.extend(trial.apply(action, by=player))
+    return events
+
+
+def game_view(rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list | None = None) -> dict:
+    """The whole board for a viewer who may act as the people `viewers` (their seats' legal actions included)."""
+    base: dict[str, Any] = {
+        "id": rec.id,
+        "version": rec.version,
+        "status": str(rec.status),
+        "kind": rec.kind,
+        "title": game_name(rec.kind, lang),
+        "seats": seats_view(rec, viewers),
+        "lang": lang,
+    }
+    game = rec.game
+    if rec.status == GameStatus.LOBBY or game is None:
+        base["lobby"] = lobby_view(rec, viewers, lang)
+        return base
+    setup = game.setup
+    base.update(
+        {
+            "variants": sorted(game.config.variants),
+            "round": game.round,
+            "rounds": setup.rounds,
+            "deal": game.deal,
+            "queendomino": game.queendomino_rules,
+            "current": line_view(game, game.current_line),
+            "next": line_view(game, game.next_line),
+            "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
+            "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
+            "dragon": game.dragon_slot,
+            "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],
+            "placed": [list(c) for c in game.placed_this_turn] if game.placed_this_turn else None,
+        }
+    )
+    d = game.decision()
+    if d is None:
+        base["turn"] = None
+        base["final"] = plain(breakdown_text(game, rec.seats, lang))
+        result = game.result()
+        base["winners"] = list(result.winners)
+        names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
+        key = M.WINNERS if len(result.winners) > 1 else M.WINNER
+        base["status_line"] = plain(translate(lang, key, names=names))
+        return base
+    seat = rec.seat_of(d.player)
+    mine = seat is not None and seat.user_id is not None and seat.user_id in viewers
+    base["turn"] = {"player": d.player, "kind": d.kind, "domino": d.domino, "kingdom": d.kingdom, "you": mine}
+    if mine:
+        base["status_line"] = plain(translate(lang, M.YOUR_TURN_WEB, what=decision_words(game, d, lang)))
+        base["actions"] = actions_view(game, d.player, lang)
+        if game.queendomino_rules:
+            base["builders"] = builders_view(game, d.kingdom, lang)
+    else:
+        base["status_line"] = plain(their_turn(game, d, rec.seats, lang))
+    base["domino_words"] = {
+        dom: plain(game_domino_words(game, dom, lang)) for dom, _ in [*game.current_line, *game.next_line]
+    }
+    return base
