@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
@@ -218,16 +219,11 @@ class MediumAgent(HardAgent):
     def __init__(
         self,
         seed: int = 0,
-        time_budget: float = 0.0,
-        max_placements: int = 0,
-        **options,  # type: ignore[no-untyped-def]
+        time_budget: float = MEDIUM_BUDGET,
+        max_placements: int = MEDIUM_PLACEMENTS,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            seed,
-            time_budget=time_budget or MEDIUM_BUDGET,
-            max_placements=max_placements or MEDIUM_PLACEMENTS,
-            **options,
-        )
+        super().__init__(seed, time_budget=time_budget, max_placements=max_placements, **options)
 
 
 class _Search:
