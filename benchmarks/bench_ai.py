@@ -12,6 +12,8 @@ Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from ga
   [medium-easy]      Kingdomino 4 players: medium vs 3 easy (target: medium wins >= 45%)
   [medium-easy-mk]   the same with Middle Kingdom and Harmony (target >= 45%)
   [medium-easy-q4]   Queendomino 4 players: medium vs 3 easy (target >= 45%)
+  [medium-hard-4]    Kingdomino 4 players: medium vs 3 hard (target: medium wins <= 25%)
+  [medium-hard-q4]   Queendomino 4 players: medium vs 3 hard (target <= 25%)
   [medium-hard-2]    Kingdomino 2 players: medium vs hard (target: medium wins <= 25%)
   [medium-hard-q2]   Queendomino 2 players: medium vs hard (target <= 25%)
   [hard-easy]        Kingdomino 4 players: hard vs 3 easy (target: hard wins >= 85%)
@@ -70,6 +72,8 @@ MATCHES = (
         target="medium wins >= 45%",
     ),
     Match("medium-easy-q4", "queendomino", ("medium", "easy", "easy", "easy"), target="medium wins >= 45%"),
+    Match("medium-hard-4", "kingdomino", ("medium", "hard", "hard", "hard"), target="medium wins <= 25%"),
+    Match("medium-hard-q4", "queendomino", ("medium", "hard", "hard", "hard"), target="medium wins <= 25%"),
     Match("medium-hard-2", "kingdomino", ("medium", "hard"), target="medium wins <= 25%"),
     Match("medium-hard-q2", "queendomino", ("medium", "hard"), target="medium wins <= 25%"),
     Match("hard-easy", "kingdomino", ("hard", "easy", "easy", "easy"), target="hard wins >= 85%"),
