@@ -4,10 +4,18 @@
     .venv/bin/python benchmarks/bench_ai.py --calibrate     # CPU seconds per `hard` decision in every kind of mode
     .venv/bin/python benchmarks/bench_ai.py --full [--games N] [--jobs 2] [--only NAME ...] [--log FILE]
                                                             # the strength matches (hours at 1 s per move)
+    .venv/bin/python benchmarks/bench_ai.py --ladder [--games N] [--jobs 2] [--log FILE]
+                                                            # the ladder: every level at one table, rated
 
 Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from game to game):
   [easy-random]      Kingdomino 4 players: easy vs 3 random
-  [medium-easy]      Kingdomino 4 players: medium vs 3 easy
+  [medium-easy]      Kingdomino 4 players: medium vs 3 easy (target: medium wins >= 45%)
+  [medium-easy-mk]   the same with Middle Kingdom and Harmony (target >= 45%)
+  [medium-easy-q4]   Queendomino 4 players: medium vs 3 easy (target >= 45%)
+  [medium-hard-4]    Kingdomino 4 players: medium vs 3 hard (target: medium wins <= 25%)
+  [medium-hard-q4]   Queendomino 4 players: medium vs 3 hard (target <= 25%)
+  [medium-hard-2]    Kingdomino 2 players: medium vs hard (target: medium wins <= 25%)
+  [medium-hard-q2]   Queendomino 2 players: medium vs hard (target <= 25%)
   [hard-easy]        Kingdomino 4 players: hard vs 3 easy (target: hard wins >= 85%)
   [hard-medium-4]    Kingdomino 4 players: hard vs 3 medium (target >= 50%)
   [hard-medium-q4]   Queendomino 4 players: hard vs 3 medium (target >= 50%)
@@ -19,7 +27,7 @@ Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from ga
   [hard-medium-2]    Kingdomino 2 players: hard vs medium (chance 50%)
   [hard-medium-q2]   Queendomino 2 players: hard vs medium (chance 50%)
 Each prints the share of games won by the first level (a shared win counts as a fraction) with its 95% Wilson
-interval, average scores, and milliseconds per move (mean and maximum, wall clock; moves with a choice only).
+interval, average scores, and milliseconds per move (mean and maximum, CPU time; moves with a choice only).
 `hard` uses `--budget` seconds per move (default 1, its default); its effort is counted in work units, so its moves
 and the results do not depend on the machine's load, only the times do. Games run in `--jobs` processes (default
 2). `--log FILE` appends one JSON line per game, so a long run can be summarised while it goes (`--summarize FILE`).
@@ -55,7 +63,19 @@ class Match:
 
 MATCHES = (
     Match("easy-random", "kingdomino", ("easy", "random", "random", "random"), target="easy wins >= 95%"),
-    Match("medium-easy", "kingdomino", ("medium", "easy", "easy", "easy")),
+    Match("medium-easy", "kingdomino", ("medium", "easy", "easy", "easy"), target="medium wins >= 45%"),
+    Match(
+        "medium-easy-mk",
+        "kingdomino",
+        ("medium", "easy", "easy", "easy"),
+        variants=frozenset({"middle-kingdom", "harmony"}),
+        target="medium wins >= 45%",
+    ),
+    Match("medium-easy-q4", "queendomino", ("medium", "easy", "easy", "easy"), target="medium wins >= 45%"),
+    Match("medium-hard-4", "kingdomino", ("medium", "hard", "hard", "hard"), target="medium wins <= 25%"),
+    Match("medium-hard-q4", "queendomino", ("medium", "hard", "hard", "hard"), target="medium wins <= 25%"),
+    Match("medium-hard-2", "kingdomino", ("medium", "hard"), target="medium wins <= 25%"),
+    Match("medium-hard-q2", "queendomino", ("medium", "hard"), target="medium wins <= 25%"),
     Match("hard-easy", "kingdomino", ("hard", "easy", "easy", "easy"), target="hard wins >= 85%"),
     Match("hard-medium-4", "kingdomino", ("hard", "medium", "medium", "medium"), target="hard wins >= 50%"),
     Match("hard-medium-q4", "queendomino", ("hard", "medium", "medium", "medium"), target="hard wins >= 50%"),
@@ -67,6 +87,52 @@ MATCHES = (
     Match("hard-medium-2", "kingdomino", ("hard", "medium"), target="chance 50%"),
     Match("hard-medium-q2", "queendomino", ("hard", "medium"), target="chance 50%"),
 )
+# The ladder: one player of each level at every table (seats rotated), rated by OpenSkill as the bot rates players.
+LADDER = Match("ladder", "kingdomino", ("random", "easy", "medium", "hard"))
+
+
+def ladder_rows(results: list[dict]) -> list[tuple]:
+    """(level, ordinal, mu, sigma, share of games won, mean score, mean and max CPU ms a move) per level, best
+    first, from `play` results of the ladder match, rated with the bot's own OpenSkill ladder (db/ratings.py)."""
+    from db.ratings import FinishedGame, SeatOutcome, compute_ratings
+
+    games = [
+        FinishedGame(
+            LADDER.game,
+            tuple(
+                SeatOutcome(f"cpu:{level}", None, score, win > 0)
+                for level, score, win in zip(r["levels"], r["scores"], r["wins"], strict=True)
+            ),
+        )
+        for r in results
+    ]
+    rows = []
+    for row in compute_ratings(games).get(LADDER.game, []):
+        level = row.player.removeprefix("cpu:")
+        seats = [(r["wins"][i], r["scores"][i]) for r in results for i, lv in enumerate(r["levels"]) if lv == level]
+        times = [t for r in results for t in r["times"].get(level, [])] or [0.0]
+        rows.append(
+            (
+                level,
+                row.ordinal,
+                row.mu,
+                row.sigma,
+                sum(w for w, _ in seats) / len(results),
+                sum(sc for _, sc in seats) / len(seats),
+                1000 * sum(times) / len(times),
+                1000 * max(times),
+            )
+        )
+    return rows
+
+
+def print_ladder(results: list[dict]) -> None:
+    print(f"\nThe ladder: {len(results)} games of Kingdomino, 4 players, one of each level (seats rotated)")
+    print("  OpenSkill (Plackett-Luce, as db/ratings.py): ordinal = mu - 3 sigma; CPU ms a move with a choice")
+    print(f"  {'level':8} {'ordinal':>7} {'mu':>6} {'sigma':>5} {'won':>6} {'score':>6} {'ms/move':>8} {'max ms':>7}")
+    for level, ordinal, mu, sigma, won, score, mean_ms, max_ms in ladder_rows(results):
+        print(f"  {level:8} {ordinal:7.1f} {mu:6.1f} {sigma:5.2f} {won:6.1%} {score:6.1f} {mean_ms:8.1f} {max_ms:7.0f}")
+    sys.stdout.flush()
 
 
 def config_for(match: Match, levels: tuple[str, ...]) -> tuple[GameConfig, dict[str, str]]:
@@ -100,9 +166,9 @@ def play(match: Match, index: int, budget: float, hard_options: dict | None = No
         assert decision is not None
         choices = len(game.legal_actions())
         agent = agents[decision.player]
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: each game runs in one process, so a busy machine inflates it little
         action = agent.choose(game)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         clock_stops += bool(getattr(agent, "stopped_by_clock", False))
         if choices > 1:
             times.setdefault(level_of[decision.player], []).append(elapsed)
@@ -163,7 +229,7 @@ def summarize(match: Match, results: list[dict], wall: float | None = None) -> N
 
 def run(
     match: Match, games: int, budget: float, jobs: int, log: Path | None, first: int = 0, hard: dict | None = None
-) -> None:
+) -> list[dict]:
     start = time.perf_counter()
     results = []
     with ProcessPoolExecutor(jobs) as pool:
@@ -173,6 +239,7 @@ def run(
                 with log.open("a") as f:
                     f.write(json.dumps(r) + "\n")
     summarize(match, results, time.perf_counter() - start)
+    return results
 
 
 def calibrate() -> None:
@@ -251,6 +318,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="run the strength matches")
     parser.add_argument("--calibrate", action="store_true", help="hard's CPU seconds per decision")
+    parser.add_argument("--ladder", action="store_true", help="every level at one table, rated (OpenSkill)")
     parser.add_argument("--summarize", type=Path, help="summarise the games of a --log file")
     parser.add_argument("--games", type=int, default=200, help="games per match with --full (default 200)")
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per move (default 1)")
@@ -266,7 +334,7 @@ def main() -> None:
     for item in args.hard:
         key, _, value = item.partition("=")
         hard[key] = json.loads(value)
-    names = {m.name: m for m in MATCHES}
+    names = {m.name: m for m in (*MATCHES, LADDER)}
     for name in args.only or ():
         if name not in names:
             parser.error(f"unknown match {name!r}: choose among {', '.join(sorted(names))}")
@@ -277,6 +345,11 @@ def main() -> None:
             by_match.setdefault(r["match"], []).append(r)
         for name, results in by_match.items():
             summarize(names[name], results)
+            if name == LADDER.name:
+                print_ladder(results)
+        return
+    if args.ladder:
+        print_ladder(run(LADDER, args.games, args.budget, args.jobs, args.log, args.first, hard))
         return
     if args.calibrate:
         calibrate()

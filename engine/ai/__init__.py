@@ -7,8 +7,10 @@ scores and the visible state; none reads the hidden order of the lines to come o
 Levels:
 - `random`: uniform over the legal actions.
 - `easy`: greedy on the immediate score, ties (and near-ties in Queendomino) broken at random (`noise=0.5`).
-- `medium`: greedy placement that keeps the kingdom fillable, claims that weigh the next placement, the turn order
-  and what rivals would get, and a planned economy (knights, buildings, towers for the queen, the dragon).
+- `medium`: the `hard` search with a tiny fixed effort (`MEDIUM_BUDGET` in search.py: a few hundredths of a second
+  of an idle machine, counted in work units) over fewer options; the greedy judgement it starts from (placements
+  that keep the kingdom fillable, claims that weigh the next placement, the turn order and what rivals would get, a
+  planned economy) is `greedy.GreedyMediumAgent`, which also ranks the options both searches simulate.
 - `hard`: Monte Carlo search with greedy playouts (the rivals' claims in them a little noisy, so that they are not
   assumed to be exactly predictable; greedy placements remembered across a decision's playouts) and a fixed effort
   per decision: `time_budget` (default 1) is that effort in seconds of an idle machine (about 0.4-0.8 s of CPU here
@@ -16,7 +18,7 @@ Levels:
   of playouts instead.
 
 Every agent is deterministic for a given seed and game state, whatever the machine's load (the clock only stops a
-`hard` search at 30 times its budget, a safety stop normal use never reaches; see engine/ai/search.py), and safe
+search at 30 times its budget, and not before 3 s: a safety stop normal use never reaches; see engine/ai/search.py), and safe
 to run in a worker thread (each agent keeps its own state; share none between threads at once).
 """
 
@@ -47,15 +49,15 @@ class RandomAgent:
         return self.rng.choice(game.legal_actions())
 
 
-from .greedy import EasyAgent, MediumAgent  # noqa: E402
-from .search import HardAgent  # noqa: E402
+from .greedy import EasyAgent  # noqa: E402
+from .search import HardAgent, MediumAgent  # noqa: E402
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent, "hard": HardAgent}
 
 
 def make_agent(name: str, seed: int = 0, **options: object) -> Agent:
     """A computer player by level name (`random`, `easy`, `medium`, `hard`); options go to its constructor
-    (`hard`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`)."""
+    (`hard`, `medium`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`)."""
     try:
         cls = AGENTS[name]
     except KeyError:

@@ -1,5 +1,6 @@
-"""The greedy computer players: `easy` (immediate score, a little noise) and `medium` (greedy placement with a
-look-ahead on claims and a thought-out economy). Both answer in a few milliseconds."""
+"""The greedy computer players: `easy` (immediate score, a little noise) and `GreedyMediumAgent` (greedy placement
+with a look-ahead on claims and a thought-out economy; the judgement the searches (`medium`, `hard`, see search.py)
+use to choose which options to simulate). Both answer in a few milliseconds."""
 
 from __future__ import annotations
 
@@ -160,13 +161,13 @@ def kings_to_claim_after(sim: Sim) -> list[int]:
     return [king for king in sim.cur_king[sim.turn + 1 :] if king >= 0]
 
 
-class MediumAgent:
+class GreedyMediumAgent:
     """Greedy placement with tie-breaks that keep the kingdom fillable; claims weigh the domino's best placement,
     the turn order it gives next round, and what it would give the opponents who choose after; a simple economy
     (knights kept for large territories, buildings valued over the rest of the game, the dragon against a rival's
     best purchase)."""
 
-    name = "medium"
+    name = "greedy-medium"
     order_weight = 1.5  # points for choosing first in the next line rather than last
     deny_weight = 0.3  # share of an opponent's gain from a domino that counts against leaving it
 

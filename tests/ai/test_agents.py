@@ -11,6 +11,7 @@ import pytest
 import engine.ai.search as search
 from engine import Game, GameConfig
 from engine.ai import AGENTS, make_agent
+from engine.ai.greedy import GreedyMediumAgent
 
 from .modes import MODES, players
 
@@ -48,10 +49,11 @@ def test_every_level_plays_every_mode_with_legal_actions_only() -> None:
         assert seen[level] == kinds, level
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("level", ["easy", "greedy-medium", "medium"])
 def test_greedy_levels_play_team_games_for_the_team(level: str) -> None:
     config = MODES["royal-wedding-6-teams"]
-    agents = {p: make_agent(level, seed=i) for i, p in enumerate(config.players)}
+    maker = GreedyMediumAgent if level == "greedy-medium" else lambda seed: make_agent(level, seed)
+    agents = {p: maker(seed=i) for i, p in enumerate(config.players)}
     game = play(Game.new(config, seed=5), agents)
     assert len(game.result().totals) == 3
 
@@ -81,7 +83,7 @@ def deterministic_agent(level: str, seed: int):
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_same_seed_and_state_give_the_same_action(level: str) -> None:
     games = positions(11)
-    if level == "hard":
+    if level in ("medium", "hard"):
         games = games[::6]
     for game in games:
         agent = deterministic_agent(level, 3)
@@ -94,7 +96,7 @@ def test_same_seed_and_state_give_the_same_action(level: str) -> None:
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_choices_ignore_the_hidden_order_of_lines_and_buildings(level: str) -> None:
     games = positions(12)
-    if level == "hard":
+    if level in ("medium", "hard"):
         games = games[::6]
     rng = random.Random(0)
     for game in games:
@@ -155,6 +157,22 @@ def hard_position(mode: str, rounds: int) -> Game:
     while game.round < rounds or len(game.legal_actions()) == 1:
         game.apply(rng.choice(game.legal_actions()))
     return game
+
+
+def test_medium_is_a_small_search_with_a_fixed_effort(monkeypatch: pytest.MonkeyPatch) -> None:
+    # medium runs hard's search with a budget of a few hundredths of a second, counted in work units: it simulates
+    # a few dozen futures (far fewer than hard), and a clock each reading of which comes a millisecond later (a
+    # machine 50 times busier than usual) changes neither its choice nor its playouts.
+    game = hard_position("kingdomino-4-bonuses", 3)
+    medium, hard = make_agent("medium", 5), make_agent("hard", 5)
+    expected = medium.choose(game)
+    hard.choose(game)
+    assert medium.time_budget == search.MEDIUM_BUDGET and medium.max_placements == search.MEDIUM_PLACEMENTS
+    assert 10 < medium.last_playouts < hard.last_playouts / 5
+    monkeypatch.setattr(search, "time", FakeClock(0.001))
+    busy = make_agent("medium", 5)
+    assert busy.choose(game) == expected
+    assert busy.last_playouts == medium.last_playouts and not busy.stopped_by_clock
 
 
 @pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "queendomino-2", "royal-wedding-6-teams"])
