@@ -28,6 +28,13 @@ from typing import Protocol
 from ..actions import Action
 from ..game import Game
 
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+"""Every computer level, weakest first: the one list the agents, the store (db.models.CPU_LEVELS), the lobby and the
+catalogues (i18n.messages.LEVELS) read. `random` is for tests and fuzzing; people choose among `OFFERED_LEVELS`."""
+
+OFFERED_LEVELS: tuple[str, ...] = LEVELS[1:]
+"""The levels the lobby offers (each has a name in the catalogues)."""
+
 
 class Agent(Protocol):
     name: str
@@ -50,7 +57,7 @@ class RandomAgent:
 from .greedy import EasyAgent, MediumAgent  # noqa: E402
 from .search import HardAgent  # noqa: E402
 
-AGENTS: dict[str, type] = {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent, "hard": HardAgent}
+AGENTS: dict[str, type] = dict(zip(LEVELS, (RandomAgent, EasyAgent, MediumAgent, HardAgent), strict=True))
 
 
 def make_agent(name: str, seed: int = 0, **options: object) -> Agent:
