@@ -20,7 +20,7 @@ def test_every_level_is_an_agent_and_only_those() -> None:
 def test_the_store_accepts_exactly_the_agents_levels() -> None:
     from db.models import CPU_LEVELS
 
-    assert CPU_LEVELS == frozenset(LEVELS)
+    assert frozenset(LEVELS) == CPU_LEVELS
     assert "expert" not in CPU_LEVELS
 
 
