@@ -60,11 +60,27 @@ from .search import HardAgent  # noqa: E402
 AGENTS: dict[str, type] = dict(zip(LEVELS, (RandomAgent, EasyAgent, MediumAgent, HardAgent), strict=True))
 
 
+class Blindfolded:
+    """An agent that is shown only `game.view()`: what every player sees, the hidden order of the lines to come and
+    of the building stack replaced by a fixed arrangement, so it cannot cheat whatever it reads. Its other
+    attributes are the agent's (`last_playouts`, `stopped_by_clock`, ...)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+
+    def choose(self, game: Game) -> Action:
+        return self.agent.choose(game.view())
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.agent, name)
+
+
 def make_agent(name: str, seed: int = 0, **options: object) -> Agent:
     """A computer player by level name (`random`, `easy`, `medium`, `hard`); options go to its constructor
-    (`hard`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`)."""
+    (`hard`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`). It sees only `game.view()`."""
     try:
         cls = AGENTS[name]
     except KeyError:
         raise ValueError(f"Unknown computer player {name!r}: choose one of {', '.join(AGENTS)}.") from None
-    return cls(seed=seed, **options)
+    return Blindfolded(cls(seed=seed, **options))
