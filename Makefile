@@ -15,7 +15,7 @@ run: $(STAMP)
 	$(VENV)/bin/python bot.py
 
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,5 +1,6 @@
 """Computer players. They use only the engine's public API: `decision()`, `legal_actions()`, `apply()`, `clone()`,
-scores and the visible state; none reads the hidden order of the lines to come or of the building stack.
+scores and the visible state, and `make_agent` shows them only `game.view()`, in which the hidden order of the
+lines to come and of the building stack is replaced by a fixed one: they cannot cheat, whatever they read.
 
     agent = make_agent("hard", seed=7, time_budget=0.5)
     action = agent.choose(game)      # a legal action for game.decision()

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import Action, Game
-from engine.ai import LEVELS, Blindfolded, make_agent
+from engine.ai import AGENTS, LEVELS, Blindfolded, make_agent
 from tests.engine.hidden import random_position, reshuffled
 
 from .modes import MODES
@@ -52,6 +52,14 @@ def test_every_level_chooses_the_same_whatever_is_hidden(mode: str, level: str) 
     options = {"iterations": 40} if level == "hard" else {}
     for a, b in pairs(mode, 3):
         assert make_agent(level, seed=5, **options).choose(a) == make_agent(level, seed=5, **options).choose(b)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_blindfold_changes_no_choice(level: str) -> None:
+    """Strength is unchanged: the agents never read what the view hides (the search samples the unseen dominoes)."""
+    options = {"iterations": 40} if level == "hard" else {}
+    for game, _ in pairs("queendomino-3", 3):
+        assert make_agent(level, seed=2, **options).choose(game) == AGENTS[level](seed=2, **options).choose(game)
 
 
 def test_agents_keep_their_own_attributes() -> None:
