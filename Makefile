@@ -6,15 +6,21 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint
 
+SDK := web/sdk/node_modules/.package-lock.json
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# Discord's Embedded App SDK, pinned by web/sdk/package-lock.json: the bot serves it to the board inside Discord.
+$(SDK): web/sdk/package-lock.json
+	npm ci --prefix web/sdk --ignore-scripts --no-audit --no-fund --silent
+
+run: $(STAMP) $(SDK)
 	$(VENV)/bin/python bot.py
 
-test: $(STAMP)
+test: $(STAMP) $(SDK)
 	$(VENV)/bin/python -m pytest -n auto
 
 lint: $(STAMP)

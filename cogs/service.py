@@ -41,8 +41,8 @@ from engine.ai.pool import PoolBusy
 from engine.config import VARIANTS
 from i18n import TERMS, first_supported, term, translate, translate_plural
 from i18n import messages as M
-from render import clean_name, render_score_sheet, render_table
-from render.alt import chart_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
+from render import clean_name, render_score_sheet, render_table_pictures
+from render.alt import chart_alt_text, kingdoms_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
 from render.chart import render_score_chart
 from render.replay import render_replay
 
@@ -729,10 +729,17 @@ class GameService:
         d = game.decision()
         files = []
         lang = game_language(rec)
-        png = await self.picture(rec.id, render_table, game, names, colours, d.player if d else None, lang=lang)
-        if png is not None:
-            alt = describe(table_alt_text, game, names, lang=lang)
-            files.append(discord.File(io.BytesIO(png), filename="table.png", description=alt or None))
+        # A Royal Wedding table comes as two pictures (render.table.splits), the kingdoms second.
+        pngs = await self.picture(
+            rec.id, render_table_pictures, game, names, colours, d.player if d else None, lang=lang
+        )
+        if pngs:
+            alts = (
+                describe(table_alt_text, game, names, lang=lang),
+                describe(kingdoms_alt_text, game, names, lang=lang),
+            )
+            for png, name, alt in zip(pngs, ("table.png", "kingdoms.png"), alts, strict=False):
+                files.append(discord.File(io.BytesIO(png), filename=name, description=alt or None))
         else:
             note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
         if game.is_over:

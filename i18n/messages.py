@@ -389,7 +389,7 @@ BAD_CELL = N_("Cannot read cell {typed}: write a column letter and a row number,
 UNREADABLE_TYPED = N_("I could not read what you typed: pick one of the suggestions the command offers.")
 
 # -- pictures (render/*.py): short, they must fit their boxes ----------------------------------------------------
-PIC_PREVIEW = N_("Preview: {domino} on {cells}")
+PIC_PREVIEW = N_("Preview: domino {domino} on {cells}")
 PIC_QUEEN = N_("Queen {points}")
 PIC_BUILDINGS = N_("Buildings {points}")
 PIC_COINS = N_("Coins {points}")
@@ -416,7 +416,9 @@ PIC_FINAL_SCORES = N_("Final scores")
 PIC_SCORES_SO_FAR = N_("Scores so far")
 PIC_GAME_DETAIL = N_("Game {number} in detail")
 PIC_BUILDINGS_DETAIL = N_("Buildings: {details}")
-PIC_TIE_BROKEN = N_("Tie on {points} points with {others}: broken by {how}.")
+PIC_TIE_BROKEN = NP_(
+    "Tie on {n} point with {others}: broken by {how}.", "Tie on {n} points with {others}: broken by {how}."
+)
 PIC_TIE_SHARED = N_("Tied on points, largest territory and the next tie-break: the win is shared.")
 PIC_GAME_OVER_ONE = NP_("Game over: {names} wins with {n} point", "Game over: {names} wins with {n} points")
 PIC_GAME_OVER_MANY = NP_("Game over: {names} win with {n} point", "Game over: {names} win with {n} points")
@@ -441,7 +443,10 @@ PIC_STATUS = {  # the table picture's status line: whole sentences per decision
     "dragon": N_("{name} may bribe the dragon"),
     "claim": N_("{name} chooses a domino of the next line"),
 }
-PIC_GAME_OVER_TIEBREAK = N_("Game over: {names} with {points} points, by the tie-break on {tiebreak}")
+PIC_GAME_OVER_TIEBREAK = NP_(
+    "Game over: {names} with {n} point, by the tie-break on {tiebreak}",
+    "Game over: {names} with {n} points, by the tie-break on {tiebreak}",
+)
 PIC_PLAYERS = NP_("{n} player", "{n} players")
 PIC_PLAYERS_TEAMS = NP_("{players} players in {n} team", "{players} players in {n} teams")
 PIC_DEAL = N_("game {deal} of {deals}")
@@ -511,6 +516,21 @@ PIC_TEAMS = NP_("{n} team", "{n} teams")  # the score sheet's subtitle in a team
 PIC_IN_DETAIL = N_(
     "in detail:"
 )  # under "Game 2" on a Dynasty's score sheet  # the tag on the kingdom of the player to act
+
+# -- branch render: the table's legends (render/table.py) ----------------------------------------------------------
+PIC_BOX_KINGDOMINO = N_("a domino from the Kingdomino box")  # Royal Wedding: beside a K, as in K14
+PIC_BOX_QUEENDOMINO = N_("a domino from the Queendomino box")  # Royal Wedding: beside a Q, as in Q14
+PIC_FIRST_SQUARE_SPOTS = NP_(  # the large kingdom while a domino is placed
+    "{n} marked cell can take the first square: pick it, then a direction",
+    "{n} marked cells can take the first square: pick one, then a direction",
+)
+PIC_BUILD_SPOTS = NP_(  # the large kingdom at the build step
+    "{n} marked town square can take the building",
+    "{n} marked town squares can take the building: pick one",
+)
+PIC_SCORE_SO_FAR = NP_("{n} point so far: {parts}", "{n} points so far: {parts}")  # parts: "Mine 2 · Coins 2"
+PIC_SCORE_FINAL = NP_("{n} point: {parts}", "{n} points: {parts}")
+PIC_CROWNS_CAPTION = NP_("crown", "crowns")  # after a kingdom's number of crowns on the table: "1 crown", "2 crowns"
 
 # -- the turn panel's words since the switch (cogs/views.py): alt texts, undo ----------------------------------
 PREVIEW_ALT = N_("Preview of your kingdom with domino {domino} placed from {cell}, second square {direction}: {gain}.")

@@ -1,6 +1,7 @@
 """Pictures of the game: engine state in, PNG bytes out. No Discord, no database, no I/O but reading fonts.
 
-    render_table(game, names, colours, active)           # the table after every move
+    render_table(game, names, colours, active)           # the table after every move (part="all", "top", "kingdoms")
+    render_table_pictures(game, names, colours, active)  # the table as posted: one picture, two when it `splits`
     render_kingdom(game, kingdom_index, names, colours, legal_spots=..., preview=...)
     render_score_sheet(game, names, colours)             # the score breakdown, final or so far
     render_remaining(game)                               # the dominoes not seen yet, per terrain
@@ -21,7 +22,8 @@ one no font can draw shows as "Player N"); `colours` maps player ids to RGB and 
 Every king carries its seat number (1..N in `game.players` order), so players are told apart without colour.
 `table_layout` and `kingdom_layout` give the pixel box of any cell.
 
-Sizes: the table is 1000 pixels wide for every game (a phone shows it at 0.78) and the turn panel pictures 780; the
+Sizes: the table is 1000 pixels wide for every game (a phone shows it at 0.78: no text on it under 16 pixels, 12 on
+the phone), at most about twice as tall as wide (a Royal Wedding table is two pictures), and the turn panel pictures 780; the
 builders' board numbers its slots 1..6, the engine's slot index + 1 (slot 1 next to the stack, the dearest).
 """
 
@@ -32,7 +34,7 @@ from .palette import PLAYER_COLOURS, TERRAIN_COLOURS
 from .panels import render_dragon, render_offer, render_placement, render_tax
 from .remaining import render_remaining
 from .sheet import render_score_sheet
-from .table import render_table, table_layout
+from .table import render_table, render_table_pictures, splits, table_layout
 
 __all__ = [
     "PLAYER_COLOURS",
@@ -46,9 +48,11 @@ __all__ = [
     "render_remaining",
     "render_score_sheet",
     "render_table",
+    "render_table_pictures",
     "render_tax",
     "safe_render",
     "set_font_loader",
+    "splits",
     "table_layout",
     "using_font_loader",
 ]

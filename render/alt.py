@@ -2,6 +2,7 @@
 
     table_alt_text(game, names)             # whose turn, the scores, the dominoes on offer (and the builders' board)
     kingdom_alt_text(game, player, names)   # one kingdom's rows in words
+    kingdoms_alt_text(game, names)          # a split table's second picture: every kingdom's score and stock
     sheet_alt_text(game, names)             # the score sheet: every kingdom's parts and total, the winner
     replay_alt_text(game, names)            # the animated replay of a game
     chart_alt_text(game, names)             # the score chart: each kingdom's score round by round
@@ -255,6 +256,26 @@ def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
     return fit(parts)
 
 
+def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
+    """The table's second picture (render.table.splits) in words: every kingdom's score, coins, knights, towers."""
+    lang = picture_lang(lang)
+    names = _names(game, names, lang)
+    parts = [
+        translate(lang, "The kingdoms of {game}: scores, coins, knights and towers.", game=_title(game, lang=lang))
+    ]
+    totals = _totals(game)
+    for i in range(len(game.kingdoms)):
+        name = _kingdom_name(game, i, names, lang)
+        points = translate_plural(lang, "{name}: {n} point", "{name}: {n} points", totals[i], name=name)
+        if game.queendomino_rules:
+            coins, knights, towers = _stock(game, i, lang)
+            stock = translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers)
+            parts.append(f"{points}, {stock}")
+        else:
+            parts.append(points + ".")
+    return fit(parts)
+
+
 def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     k = game.kingdoms[index]
     if k.is_castle(row, col):
@@ -287,16 +308,19 @@ def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | N
     k = game.kingdoms[index]
     total = _totals(game)[index]
     top, left, bottom, right = k.bounds()
-    head = translate_plural(
-        lang,
-        "Kingdom of {name}, {n} point, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
-        "Kingdom of {name}, {n} points, {placed} dominoes placed in a {size} by {size} frame; castle on {cell}.",
-        total,
+    points = translate_plural(
+        lang, "Kingdom of {name}, {n} point.", "Kingdom of {name}, {n} points.", total,
         name=_kingdom_name(game, index, names, lang),
-        placed=len(k.placed),
+    )  # fmt: skip
+    placed = translate_plural(
+        lang,
+        "{n} domino placed in a {size} by {size} frame; castle on {cell}.",
+        "{n} dominoes placed in a {size} by {size} frame; castle on {cell}.",
+        len(k.placed),
         size=k.size,
         cell=cell_name(*k.castle),
     )
+    head = f"{points} {placed}"
     rows = [_row_words(game, index, r, left, right, lang) for r in range(top, bottom + 1)]
     span = translate(lang, "Columns {first} to {last}, rows {top} to {bottom}.", first=chr(ord("A") + left),
                      last=chr(ord("A") + right), top=top + 1, bottom=bottom + 1)  # fmt: skip
@@ -498,6 +522,7 @@ __all__ = [
     "fit",
     "kingdom_alt_text",
     "kingdom_text",
+    "kingdoms_alt_text",
     "plain_name",
     "replay_alt_text",
     "sheet_alt_text",

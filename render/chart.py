@@ -19,7 +19,7 @@ from PIL import Image
 
 from engine import GameConfig
 from i18n import messages as M
-from i18n import translate
+from i18n import translate, translate_plural
 
 from .draw import Draw, encode, player_colours, player_names, text, text_width
 from .palette import BACKGROUND, FAINT, MUTED, OUTLINE, PANEL, PANEL_EDGE, RGB, TEXT
@@ -159,12 +159,14 @@ def draw_chart(
 
     title = game_title(lang, GAME_TITLES.get(history.game, history.game), history.game)
     T(20, 34, translate(lang, "Scores round by round"), 26, bold=True, anchor="ls", max_width=(WIDTH - 40) * s)
-    sizes = {"game": title, "kingdoms": len(history.scores), "rounds": history.rounds_per_deal}
+    kingdom_words = translate_plural(lang, "{n} kingdom", "{n} kingdoms", len(history.scores))
+    round_words = translate_plural(lang, "{n} round", "{n} rounds", history.rounds_per_deal)
     if history.deals > 1:
-        sub = translate(lang, "{game}: {kingdoms} kingdoms, {rounds} rounds, {deals} games added up",
-                        deals=history.deals, **sizes)  # fmt: skip
+        games = translate_plural(lang, "{n} game added up", "{n} games added up", history.deals)
+        sub = translate(lang, "{game}: {kingdoms}, {rounds}, {games}", game=title, kingdoms=kingdom_words,
+                        rounds=round_words, games=games)  # fmt: skip
     else:
-        sub = translate(lang, "{game}: {kingdoms} kingdoms, {rounds} rounds", **sizes)
+        sub = translate(lang, "{game}: {kingdoms}, {rounds}", game=title, kingdoms=kingdom_words, rounds=round_words)
     T(20, 62, sub, 17, fill=MUTED, anchor="ls", max_width=(WIDTH - 40) * s)
 
     # Plot box; the right margin holds each line's final score.

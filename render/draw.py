@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -128,10 +129,29 @@ def text(
 ) -> float:
     """Draw `s` (cut with an ellipsis to `max_width`); returns the width drawn."""
     s = _fitted(s, size, bold, None if max_width is None else round(max_width))
+    for sizes in _size_recorders:
+        if s.strip():
+            sizes.append((s, size))
     mask, dx, dy, width = _mask(s, size, bold, anchor)
     if mask is not None:
         draw.image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
     return width
+
+
+_size_recorders: list[list[tuple[str, int]]] = []
+
+
+@contextmanager
+def recording_sizes() -> Iterator[list[tuple[str, int]]]:
+    """Every text drawn inside the block, with its font size in pixels: (text, size). Cached drawings (badges, kings,
+    building plates) are emptied first, so they are drawn, and recorded, again."""
+    fonts.set_font_loader(fonts._loader)  # empties every cache of drawn text
+    sizes: list[tuple[str, int]] = []
+    _size_recorders.append(sizes)
+    try:
+        yield sizes
+    finally:
+        _size_recorders.remove(sizes)
 
 
 def text_width(s: str, size: int, bold: bool = False) -> float:
@@ -244,14 +264,20 @@ def king_token(im: Image.Image, draw: Draw, x: float, y: float, size: int, colou
     """A king in the player's colour with their seat badge at its foot, top-left at (x, y); returns its width."""
     token = _token(size, tuple(colour), seat)
     im.paste(token, (round(x), round(y)), token)
-    return size + max(14, round(size * 0.5)) * 0.45
+    return size + _badge_size(size) * 0.45
+
+
+def _badge_size(size: int) -> int:
+    """The seat badge's diameter on a king of `size` pixels: 24 or more, so its number is drawn at 16 pixels (12 when
+    a phone shows the table at 0.78)."""
+    return max(24, round(size * 0.5))
 
 
 @lru_cache(maxsize=256)
 def _token(size: int, colour: RGB, seat: int) -> Image.Image:
     from . import icons
 
-    d = max(14, round(size * 0.5))
+    d = _badge_size(size)
     token = Image.new("RGBA", (size + d, size + 2), (0, 0, 0, 0))
     king = icons.icon("king", size, colour)
     token.alpha_composite(king, (0, 0))
@@ -281,7 +307,7 @@ def _team_pill(h: int, letter: str, a: RGB, b: RGB) -> Image.Image:
     pill.putalpha(mask)
     r = h * 0.36
     d.ellipse((w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r), fill=(*OUTLINE, 255))
-    text(d, (w / 2, h / 2 + 0.5), letter, max(8, round(h * 0.5)), bold=True, fill=(250, 250, 252), anchor="mm")
+    text(d, (w / 2, h / 2 + 0.5), letter, max(16, round(h * 0.5)), bold=True, fill=(250, 250, 252), anchor="mm")
     return pill
 
 

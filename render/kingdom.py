@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from engine import Game, Kingdom, Placement, cell_name, domino, score_kingdom
 from engine.components import building
 
-from . import icons, tiles
+from . import fonts, icons, tiles
 from .draw import Box, Draw, text, text_width
 from .palette import EMPTY_CELL, EMPTY_EDGE, LEGAL, MUTED, OUTLINE, PANEL_EDGE, PREVIEW, RGB, mix
 from .words import building_title
@@ -75,12 +75,12 @@ def grid_layout(frame: tuple[int, int, int, int], box: Box, *, label_size: int, 
     return GridLayout(top, left, bottom, right, x, y, cell, label_size)
 
 
-def window(kingdom: Kingdom) -> tuple[int, int, int, int]:
-    """The cells the table shows of a kingdom: its squares and one ring of cells around them, within its frame.
+def window(kingdom: Kingdom, ring: int = 1) -> tuple[int, int, int, int]:
+    """The cells the table shows of a kingdom: its squares and `ring` rings of cells around them, within its frame.
     (The turn panel's large view shows the whole frame, where squares could still go.)"""
     top, left, bottom, right = kingdom.bounds()
     ft, fl, fb, fr = kingdom.frame()
-    return (max(ft, top - 1), max(fl, left - 1), min(fb, bottom + 1), min(fr, right + 1))
+    return (max(ft, top - ring), max(fl, left - ring), min(fb, bottom + ring), min(fr, right + ring))
 
 
 def grid_at(frame: tuple[int, int, int, int], box: Box, *, label_size: int, cell: int) -> GridLayout:
@@ -95,9 +95,12 @@ def grid_at(frame: tuple[int, int, int, int], box: Box, *, label_size: int, cell
 
 
 @lru_cache(maxsize=256)
-def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image:
+def building_tile(
+    name: str, size: int, icons_above: bool = True, code: str | None = None, least: int = 0
+) -> Image.Image:
     """A building on a `size`-pixel town square: a warm plate with the building's name in up to three lines, below
-    its towers or crowns (`icons_above`) or using the whole square."""
+    its towers or crowns (`icons_above`) or using the whole square. With `least`, the name is drawn only at `least`
+    pixels or more (see `building_fits`), else its short `code` (which a legend explains) as large as it fits."""
     from .palette import BUILDING_INK, BUILDING_PLATE
 
     im = Image.new("RGB", (size, size), BUILDING_PLATE)
@@ -105,7 +108,16 @@ def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image
     b = max(2, size // 20)
     draw.rectangle((0, 0, size - 1, size - 1), outline=mix(BUILDING_PLATE, OUTLINE, 0.5), width=b)
     room_top = round(size * 0.3) if icons_above else b
-    font_size, rows = building_lines(name, size, size - room_top - b)
+    height = size - room_top - b
+    if least and code is not None and not building_fits(name, size, icons_above, least):
+        room = size - 2 * b - 2
+        font_size = max(least, min(round(height * 0.8), 30))
+        while font_size > least and text_width(code, font_size, True) > room:
+            font_size -= 1
+        cy = room_top + (size - b - room_top) / 2
+        text(draw, (size / 2, cy), code, font_size, bold=True, fill=BUILDING_INK, anchor="mm")
+        return im
+    font_size, rows = building_lines(name, size, height)
     step = font_size * 1.08
     y = room_top + (size - b - room_top - step * len(rows)) / 2 + step / 2
     for row in rows:
@@ -114,9 +126,17 @@ def building_tile(name: str, size: int, icons_above: bool = True) -> Image.Image
     return im
 
 
+fonts.on_font_change(building_tile.cache_clear)
+
 # Where a long word may break, so a building's name can be drawn larger on a small square (other words: `hyphenate`).
 _BREAKS = {"Guardhouse": ("Guard-", "house"), "Guardtower": ("Guard-", "tower"), "Travelling": ("Travel-", "ling")}
 _VOWELS = set("aeiouyăâîáéíóúůýěAEIOUYĂÂÎÁÉÍÓÚŮÝĚ")
+
+
+def _onset(pair: str) -> bool:
+    """A stop or f/v followed by l or r starts a syllable whole in Czech, Romanian and Spanish (Po-kladna,
+    Ta-bla, ha-blar): the break goes before the pair, not inside it (Pok-ladna)."""
+    return len(pair) == 2 and pair[0].lower() in "bcdfgkptv" and pair[1] in "lr"
 
 
 def hyphenate(word: str) -> tuple[str, ...]:
@@ -134,13 +154,51 @@ def hyphenate(word: str) -> tuple[str, ...]:
     for pattern in ((True, False, True), (True, False, False, True)):  # V|CV, then VC|CV
         k = len(pattern)
         offset = 1 if k == 3 else 2  # where the break falls inside the pattern
-        places = [
-            i + offset for i in range(n - k + 1) if tuple(vowel[i : i + k]) == pattern and 2 <= i + offset <= n - 2
-        ]
+        places = []
+        for i in range(n - k + 1):
+            if tuple(vowel[i : i + k]) != pattern:
+                continue
+            cut = i + offset - (k == 4 and _onset(word[i + 1 : i + 3]))  # V|CLV: the pair stays together
+            if 2 <= cut <= n - 2:
+                places.append(cut)
         if places:
             cut = min(places, key=lambda p: (abs(p - middle), p))
             return (word[:cut] + "-", word[cut:])
     return (word,)
+
+
+def building_fits(name: str, size: int, icons_above: bool, least: int) -> bool:
+    """Whether the building's name fits on its `size`-pixel square at `least` pixels or more."""
+    b = max(2, size // 20)
+    room_top = round(size * 0.3) if icons_above else b
+    font_size, rows = building_lines(name, size, size - room_top - b)
+    return font_size >= least and rows != [_initials(name)]
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
+
+
+def building_codes(names: dict[str, str]) -> dict[str, str]:
+    """A short code of one or two letters for each building (id -> its name in the table's language), different
+    for every building: the initials of a name of two words or more (`TC` Training Camp), else its first letter and
+    the next letter that makes it unique (`Ba` Bakery, `Bo`...). Given every building of the game, sorted by id, the
+    codes stay the same all game long."""
+    codes: dict[str, str] = {}
+    used: set[str] = set()
+    for bid in sorted(names):
+        letters = [ch for ch in names[bid] if ch.isalpha()]
+        words = [w for w in names[bid].split() if w[:1].isalpha()]
+        candidates = []
+        if len(words) >= 2:
+            candidates.append(words[0][0].upper() + words[1][0].upper())
+        if letters:
+            candidates += [letters[0].upper() + ch.lower() for ch in letters[1:]]
+            candidates += [letters[0].upper() + str(i) for i in range(2, 10)]
+        code = next((c for c in candidates if c.casefold() not in used), bid[:2])
+        used.add(code.casefold())
+        codes[bid] = code
+    return codes
 
 
 def building_lines(name: str, size: int, height: float | None = None) -> tuple[int, list[str]]:
@@ -163,8 +221,7 @@ def building_lines(name: str, size: int, height: float | None = None) -> tuple[i
             ]
             if fitting:
                 return font_size, min(fitting, key=len)
-    initials = "".join(w[0] for w in name.split() if w[0].isalpha()).upper()[:3]
-    return max(9, round(size * 0.22)), [initials]
+    return max(9, round(size * 0.22)), [_initials(name)]
 
 
 def _splits(words: list[str]) -> list[list[str]]:
@@ -262,8 +319,11 @@ def draw_kingdom(
     legal_spots: list[tuple[int, int]] | None = None,
     preview: tuple[str, Placement] | None = None,
     lang: str = "en",
-) -> None:
-    """Draw kingdom `index` of `game` into `im` at `layout` (building names in `lang`)."""
+    codes: dict[str, str] | None = None,
+    least: int = 0,
+) -> set[str]:
+    """Draw kingdom `index` of `game` into `im` at `layout` (building names in `lang`). With `codes` and `least`, a
+    building whose name does not fit at `least` pixels shows its code; returns the ids of the buildings so shown."""
     k: Kingdom = game.kingdoms[index]
     draw = Draw(im)
     s = layout.cell
@@ -301,16 +361,23 @@ def draw_kingdom(
         draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=edge)
 
     # Buildings with their towers (and crowns), knights, the queen.
+    coded: set[str] = set()
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, x1, y1 = layout.cell_box(r, c)
         b = building(bid)
-        im.paste(building_tile(building_title(lang, b.name, bid), s, bool(towers or b.crowns)), (x0, y0))
+        name = building_title(lang, b.name, bid)
+        above = bool(towers or b.crowns)
+        code = codes.get(bid) if codes else None
+        im.paste(building_tile(name, s, above, code, least if code else 0), (x0, y0))
+        if code is not None and least and not building_fits(name, s, above, least):
+            coded.add(bid)
         small = max(8, round(s * 0.28))
         if towers:
             for i in range(min(towers, 2)):
                 icons.paste(im, "tower", x0 + 2 + i * small * 0.7, y0 + 2, small)
             if towers > 2:
-                text(draw, (x0 + 4 + small * 1.7, y0 + 2), f"{towers}", max(9, small - 2), bold=True, fill=OUTLINE)
+                size = max(least, small - 2, 9)
+                text(draw, (x0 + 4 + small * 1.7, y0 + 2), f"{towers}", size, bold=True, fill=OUTLINE)
         elif b.crowns:
             for i in range(b.crowns):
                 icons.paste(im, "crown", x0 + (s - small) / 2 + i * small, y0 + 2, small)
@@ -357,3 +424,4 @@ def draw_kingdom(
         w = max(3, s // 14)
         draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
         draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=max(1, w // 2))
+    return coded

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import Game, Placement, cell_name
+from engine import BUILD, Game, Placement, cell_name
 from engine.components import TERRAINS
 from i18n import NP_, translate, translate_plural
 from i18n import messages as M
@@ -29,7 +29,7 @@ from .draw import (
 )
 from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
 from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB
-from .words import EN, delta_words, picture_lang, say_plural, terrain_name
+from .words import EN, delta_words, domino_label, picture_lang, say_plural, terrain_name
 
 POINTS = NP_("point", "points")  # beside the kingdom's score
 WIDTH = 900
@@ -70,6 +70,27 @@ def stats_line(
     return x
 
 
+def _score_summary(lang: str, total: int, parts: list[str], *, over: bool) -> str:
+    """The banner's score, explained: `4 points so far: Mine 2 · Coins 2` (what each part of the score is worth)."""
+    if not parts:
+        return translate(lang, M.PIC_NO_POINTS)
+    return translate_plural(lang, *(M.PIC_SCORE_FINAL if over else M.PIC_SCORE_SO_FAR), total, parts=" · ".join(parts))
+
+
+def _draw_summary(draw: Draw, summary: str, x: float, cy: float, room: float) -> None:
+    """The score's parts on one line, at 15 pixels or more, else on two lines (cut at a " · ")."""
+    size = fit_size(summary, 20, room, smallest=15)
+    if text_width(summary, size) <= round(room) or " · " not in summary:
+        text(draw, (x, cy), summary, size, anchor="lm", max_width=room)
+        return
+    bits = summary.split(" · ")
+    cut = min(range(1, len(bits)), key=lambda i: abs(len(" · ".join(bits[:i])) - len(" · ".join(bits[i:]))))
+    lines = [" · ".join(bits[:cut]) + " ·", " · ".join(bits[cut:])]
+    size = min(fit_size(line, 18, room, smallest=15) for line in lines)
+    for i, line in enumerate(lines):
+        text(draw, (x, cy + (i - 0.5) * (size + 3)), line, size, anchor="lm", max_width=room)
+
+
 def render_kingdom(
     game: Game,
     kingdom_index: int,
@@ -106,10 +127,12 @@ def render_kingdom(
     if letter is not None:
         x += team_mark(im, draw, x, 48, 32, letter, colours[k.players[0]], colours[k.players[-1]]) + 12
     each = (WIDTH - PAD - score_w - x) / len(k.players)
-    shown = fit_names({p: names[p] for p in k.players}, 30, each - 44 * 1.45 - 16)
+    room = each - 44 * 1.45 - 16
+    size = min(fit_size(names[p], 30, room, bold=True, smallest=22) for p in k.players)  # smaller before cut
+    shown = fit_names({p: names[p] for p in k.players}, size, room)
     for p in k.players:
         kw = king_token(im, draw, x, 24, 44, colours[p], seat_of(game, p))
-        text(draw, (x + kw + 8, 48), shown[p], 30, bold=True, anchor="lm", max_width=each - kw - 16)
+        text(draw, (x + kw + 8, 48), shown[p], size, bold=True, anchor="lm", max_width=each - kw - 16)
         x += each
     right = WIDTH - PAD
     right -= text(draw, (right, 56), points, 18, fill=MUTED, anchor="rs") + 8
@@ -117,8 +140,11 @@ def render_kingdom(
     if game.queendomino_rules:
         stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19, lang)
     else:
-        words = translate(lang, "{crowns} crowns · largest territory {size} squares", crowns=score.total_crowns,
-                          size=score.largest_territory)  # fmt: skip
+        crowns = translate_plural(lang, "{n} crown", "{n} crowns", score.total_crowns)
+        largest = translate_plural(
+            lang, "largest territory {n} square", "largest territory {n} squares", score.largest_territory
+        )
+        words = f"{crowns} · {largest}"
         text(draw, (PAD + 4, 88), words, 19, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD - 8)
 
     # Banner: the preview's score change, or the legal spots, or the score so far.
@@ -131,7 +157,7 @@ def render_kingdom(
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
         x = PAD + 50
         cells = f"{cell_name(r0, c0)}-{cell_name(r1, c1)}"
-        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_id, cells=cells), 22, bold=True,
+        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_label(game.config.game, domino_id), cells=cells), 22, bold=True,
                   anchor="lm", max_width=WIDTH - 2 * PAD - 50 - 250)  # fmt: skip
         before, after = change
         delta = after - before
@@ -143,13 +169,11 @@ def render_kingdom(
     elif legal_spots:
         draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
         n = len(set(legal_spots))
-        words = translate_plural(
-            lang,
-            "{n} legal spot for the first square: pick one, then a direction",
-            "{n} legal spots for the first square: pick one, then a direction",
-            n,
-        )
-        text(draw, (PAD + 50, cy), words, 21, anchor="lm", max_width=WIDTH - 2 * PAD - 70)
+        d = game.decision()
+        building = d is not None and d.kind == BUILD  # the build step: free town squares, not a first square
+        words = translate_plural(lang, *(M.PIC_BUILD_SPOTS if building else M.PIC_FIRST_SQUARE_SPOTS), n)
+        room = WIDTH - 2 * PAD - 70
+        text(draw, (PAD + 50, cy), words, fit_size(words, 21, room, smallest=16), anchor="lm", max_width=room)
     else:
         parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
         if score.queen:
@@ -162,9 +186,9 @@ def render_kingdom(
             parts.append(translate(lang, M.PIC_MIDDLE, points=score.middle_kingdom))
         if score.harmony:
             parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
-        summary = " · ".join(parts) if parts else translate(lang, M.PIC_NO_POINTS)
+        summary = _score_summary(lang, score.total, parts, over=game.is_over)
         room = WIDTH - 2 * PAD - 36
-        text(draw, (PAD + 18, cy), summary, fit_size(summary, 20, room, smallest=15), anchor="lm", max_width=room)
+        _draw_summary(draw, summary, PAD + 18, cy, room)
 
     layout = kingdom_layout(game, kingdom_index)
     draw_kingdom(

@@ -7,8 +7,9 @@ RGB = tuple[int, int, int]
 
 # Okabe & Ito's colour-blind-safe set, reordered so the first four (the usual player counts) are the most apart,
 # with their black swapped for a light grey that shows on the dark table, and their orange (too near vermillion and
-# yellow for deuteranopes) for a violet: simulated for protanopia, deuteranopia and tritanopia (Machado 2009), every
-# two of the eight stay at least 18 CIELAB units apart. Every king also carries its seat number, so colour is never
+# yellow for deuteranopes) for a violet, and their blue (too near sky blue at eight players) for an indigo: simulated
+# for protanopia, deuteranopia and tritanopia (Machado 2009), every two of the eight stay at least 18 CIELAB units
+# apart, and 40 with normal colour vision. Every king also carries its seat number, so colour is never
 # needed to tell players apart.
 PLAYER_COLOURS: tuple[RGB, ...] = (
     (230, 97, 1),  # vermillion
@@ -17,7 +18,7 @@ PLAYER_COLOURS: tuple[RGB, ...] = (
     (204, 121, 167),  # reddish purple
     (40, 156, 84),  # green (Okabe & Ito's bluish green, less blue: tritanopes confused it with sky blue)
     (150, 45, 255),  # violet
-    (40, 110, 200),  # blue
+    (90, 90, 180),  # indigo (a plain blue read as a second sky blue beside seat 2)
     (226, 226, 226),  # light grey
 )
 

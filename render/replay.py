@@ -43,7 +43,7 @@ from .palette import (
     TEXT,
     mix,
 )
-from .words import and_list, game_title, picture_lang
+from .words import and_list, domino_label, game_title, picture_lang
 
 WIDTH = 780  # what a phone shows: the replay is drawn at that size, so nothing is scaled down
 PAD = 12
@@ -363,9 +363,10 @@ def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int, l
         if step.discarded:
             return title, translate(lang, "{name} discarded a domino", name=name)
         return title, translate(lang, "{name} placed a domino", name=name)
+    number = domino_label(game.config.game, d.id)
     if step.discarded:
-        return title, translate(lang, "{name} discarded domino {number}", name=name, number=d.number)
-    return title, translate(lang, "{name} placed domino {number}", name=name, number=d.number)
+        return title, translate(lang, "{name} discarded domino {number}", name=name, number=number)
+    return title, translate(lang, "{name} placed domino {number}", name=name, number=number)
 
 
 def _panel_key(step: Step, index: int) -> tuple:

@@ -311,7 +311,7 @@ def _footer(game: Game, names, breakdowns, match: list[int], result, lang: str =
         if lang != EN and result.tiebreak in M.TIEBREAKS:
             words = translate(lang, M.TIEBREAKS[result.tiebreak])
         english = f"Tie on {best} points with {others}: broken by {words}."
-        line = say(lang, english, M.PIC_TIE_BROKEN, points=best, others=others, how=words)
+        line = say_plural(lang, english, M.PIC_TIE_BROKEN, best, others=others, how=words)
         lines.append((line, 19, mix(TEXT, GOLD, 0.3)))
     elif result.tiebreak == "shared":
         english = "Tied on points, largest territory and the next tie-break: the win is shared."

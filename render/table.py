@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, domino
-from engine.components import builders_board_spec, building
+from engine.components import builders_board_spec, building, building_types
 from i18n import messages as M
 from i18n import translate
 
@@ -25,6 +25,7 @@ from .draw import (
     Draw,
     encode,
     fit_names,
+    fit_size,
     king_token,
     kingdom_colour,
     player_colours,
@@ -35,7 +36,7 @@ from .draw import (
     text,
     text_width,
 )
-from .kingdom import GridLayout, draw_kingdom, grid_at, label_margin, window
+from .kingdom import GridLayout, building_codes, building_fits, draw_kingdom, grid_at, label_margin, window
 from .palette import (
     BACKGROUND,
     BOX_COLOURS,
@@ -52,7 +53,7 @@ from .palette import (
     ink_on,
     mix,
 )
-from .words import EN, building_title, game_title, picture_lang, say, say_plural, variant_word
+from .words import EN, building_title, domino_label, game_title, picture_lang, say, say_plural, variant_word
 
 WIDTH = 1000
 PHONE_WIDTH = 780  # what a phone shows of a picture's width
@@ -78,24 +79,39 @@ STAT_SIZE = 20
 LABEL_SIZE = 18  # coordinates
 BOARD_NAME_SIZE = 20
 BOARD_ITEM_SIZE = 18
+TEAM_MARK = 32  # a team's mark: its letter at 16 pixels
+
+
+MIN_TEXT = 16  # the smallest text on a table: 12.5 pixels when a phone shows it 780 pixels wide
+BOX_LEGEND_H = 40  # Royal Wedding: under the lines, what K and Q before a domino's number mean
+LEGEND_ROW = 36  # a row of the buildings' legend
+MAX_RATIO = 2.0  # a picture's height at most about twice its width
+MIN_CELL = 52  # the smallest square a table shrinks to for that: crowns still 12 px on a phone (3 to a row: 38)
 
 
 @dataclass(frozen=True)
 class TableLayout:
-    """Where everything goes on the table picture; `cell_box` finds a kingdom's cell for tests and tools."""
+    """Where everything goes on the table picture; `cell_box` finds a kingdom's cell for tests and tools.
+
+    `part` is "all" (the whole table in one picture), "top" (header, lines, builders' board) or "kingdoms" (the
+    kingdoms under a title bar): a Royal Wedding table comes as the two (see `splits`)."""
 
     width: int
     height: int
     columns: int  # kingdoms per row
     entry: int  # height of one domino entry in the lines
     tile: int  # square size in the lines
-    lines: Box
+    lines: Box | None
     board: Box | None
     panels: tuple[Box, ...]
     grids: tuple[GridLayout, ...]
     name_size: int  # players' names on their kingdoms
     score_size: int
     header: int  # height of a kingdom's header (names and score)
+    part: str = "all"
+    legend: Box | None = None  # the buildings shown by their code, with their names
+    coded: tuple[str, ...] = ()  # those buildings' ids
+    codes: tuple[tuple[str, str], ...] = ()  # building id -> code, for every building
 
     def cell_box(self, kingdom_index: int, row: int, col: int) -> Box:
         return self.grids[kingdom_index].cell_box(row, col)
@@ -114,34 +130,61 @@ def _board_height() -> int:
     return TITLE_H + 2 * BOARD_CARD_H + 10 + BOARD_FOOTER + 8
 
 
-def table_layout(game: Game) -> TableLayout:
-    """The table's geometry for `game` (independent of names, colours and who is active)."""
+def splits(game: Game) -> bool:
+    """Whether the table comes as two pictures, `top` then `kingdoms`: Royal Wedding's, whose lines (up to 8
+    dominoes each), builders' board and up to 7 kingdoms would make one picture up to 1:2.6. The width cannot
+    grow (a phone shows 780 pixels of it, and every text must stay 12 pixels there), nor the kingdoms shrink, so
+    the table is cut in two, each at most about 1:2."""
+    return game.config.game == "royal-wedding"
+
+
+def table_layout(game: Game, part: str = "all", lang: str = "en") -> TableLayout:
+    """The table's geometry for `game` (independent of names, colours and who is active; `lang` decides which
+    building names are too long for their squares and are shown by a code the legend explains)."""
+    if part not in ("all", "top", "kingdoms"):
+        raise ValueError(f"part must be all, top or kingdoms, not {part!r}")
     n = len(game.kingdoms)
     cols = _columns(n)
     width = WIDTH
     compact = n > 4
     entry = 62 if compact else 68
     tile = entry - 12
-    y = HEADER_H
-    # The lines: two columns of entries (this round, next round) across the width; the final ranking at the end.
-    rows = (n + 1) // 2 if game.is_over else game.setup.line_size
-    lines = (GAP, y, width - GAP, y + TITLE_H + rows * (entry + 6) + 10)
-    y = lines[3] + GAP
+    lines: Box | None = None
     board: Box | None = None
-    if game.queendomino_rules and not game.is_over:  # at the end, the ranking and the kingdoms are what matter
-        board = (GAP, y, width - GAP, y + _board_height())
-        y = board[3] + GAP
-    # Kingdoms: every grid shows its window with one cell size, as large as the widest window allows.
+    if part == "kingdoms":
+        y = TITLE_BAR + GAP
+    else:
+        y = HEADER_H
+        # The lines: two columns of entries (this round, next round) across the width; the final ranking at the end.
+        rows = (n + 1) // 2 if game.is_over else game.setup.line_size
+        boxes = BOX_LEGEND_H if game.config.game == "royal-wedding" and not game.is_over else 0
+        lines = (GAP, y, width - GAP, y + TITLE_H + rows * (entry + 6) + 10 + boxes)
+        y = lines[3] + GAP
+        if game.queendomino_rules and not game.is_over:  # at the end, the ranking and the kingdoms are what matter
+            board = (GAP, y, width - GAP, y + _board_height())
+            y = board[3] + GAP
+    header = TEAM_PANEL_HEADER if game.config.teams else PANEL_HEADER
+    name = NAME_SIZE if not compact else 20
+    if part == "top":
+        return TableLayout(width, y, cols, entry, tile, lines, board, (), (), name, SCORE_SIZE, header, part)
+    # Kingdoms: every grid shows its window with one cell size, as large as the widest window allows (three to a
+    # row without the ring of empty cells around them, so their squares stay large enough to read).
     panel_w = (width - (cols + 1) * GAP) // cols
-    windows = [window(k) for k in game.kingdoms]
+    windows = [window(k, 0 if compact else 1) for k in game.kingdoms]
     wrows = max(b - t + 1 for t, _, b, _ in windows)
     wcols = max(r - c + 1 for _, c, _, r in windows)
-    label = LABEL_SIZE if not compact else 16
+    label = LABEL_SIZE if not compact else MIN_TEXT
     margin = label_margin(label)
     pad = 8
     cell = min(88, (panel_w - 2 * pad - margin) // wcols)
+    # At most about twice as tall as wide: late in a game of 3-4 kingdoms the squares shrink a little (never under
+    # MIN_CELL, where the terrain symbols still read at 12 pixels on a phone), keeping room for the legend.
+    rows = (n + cols - 1) // cols
+    limit = MAX_RATIO * width - (LEGEND_ROW + 16 + GAP if game.queendomino_rules else 0)
+    posted = part != "all" or not splits(game)  # a table that splits is posted as its two parts
+    while posted and cell > MIN_CELL and y + rows * (header + STATS_H + margin + wrows * cell + pad + GAP) > limit:
+        cell -= 1
     grid_h = margin + wrows * cell + pad
-    header = TEAM_PANEL_HEADER if game.config.teams else PANEL_HEADER
     panel_h = header + STATS_H + grid_h
     panels, grids = [], []
     for i in range(n):
@@ -154,10 +197,54 @@ def table_layout(game: Game) -> TableLayout:
             grid_at(windows[i], (x0 + pad, gy0, x0 + panel_w - pad, gy0 + grid_h - pad), label_size=label, cell=cell)
         )
     height = y + ((n + cols - 1) // cols) * (panel_h + GAP)
-    name = NAME_SIZE if not compact else 20
+    codes: dict[str, str] = {}
+    coded: list[str] = []
+    legend: Box | None = None
+    if game.queendomino_rules:
+        codes = _building_codes(lang)
+        coded = _coded(game, cell, codes, lang)
+        if coded:
+            rows_ = len(_legend_rows(coded, codes, lang, width - 2 * GAP - 2 * 12))
+            legend = (GAP, height, width - GAP, height + rows_ * LEGEND_ROW + 16)
+            height = legend[3] + GAP
     return TableLayout(
-        width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE, header
-    )
+        width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE, header, part,
+        legend, tuple(coded), tuple(codes.items()),
+    )  # fmt: skip
+
+
+def _building_codes(lang: str) -> dict[str, str]:
+    """Every building's code in `lang` (the same all game long: see kingdom.building_codes)."""
+    return building_codes({bid: building_title(lang, b.name, bid) for bid, b in building_types().items()})
+
+
+def _coded(game: Game, cell: int, codes: Mapping[str, str], lang: str) -> list[str]:
+    """The buildings on the kingdoms whose names do not fit their squares at MIN_TEXT: shown by their codes."""
+    found: set[str] = set()
+    for k in game.kingdoms:
+        for bid, towers in k.buildings.values():
+            b = building(bid)
+            if not building_fits(building_title(lang, b.name, bid), cell, bool(towers or b.crowns), MIN_TEXT):
+                found.add(bid)
+    return sorted(found, key=lambda bid: codes[bid])
+
+
+def _legend_item_width(code: str, name: str) -> float:
+    return text_width(code, NOTE_SIZE, True) + 16 + 6 + text_width(name, NOTE_SIZE) + 22
+
+
+def _legend_rows(coded: list[str], codes: Mapping[str, str], lang: str, room: float) -> list[list[str]]:
+    """The coded buildings in rows that fit `room` pixels, after the legend's title."""
+    x = text_width(say(lang, "Buildings", M.PIC_COLUMNS["buildings"]) + ":", NOTE_SIZE, True) + 12
+    rows: list[list[str]] = [[]]
+    for bid in coded:
+        w = _legend_item_width(codes[bid], building_title(lang, building(bid).name, bid))
+        if rows[-1] and x + w > room:
+            rows.append([])
+            x = 0
+        rows[-1].append(bid)
+        x += w
+    return rows
 
 
 # -- header ------------------------------------------------------------------------------------------------------
@@ -173,13 +260,14 @@ def _status(game: Game, names: Mapping[str, str], lang: str = EN) -> tuple[str |
         english = f"Game over: {who} {verb} with {points} points{how}"
         if how:
             tiebreak = translate(lang, M.TIEBREAKS[r.tiebreak]) if r.tiebreak in M.TIEBREAKS else r.tiebreak
-            return None, say(lang, english, M.PIC_GAME_OVER_TIEBREAK, names=who, points=points, tiebreak=tiebreak)
+            return None, say_plural(lang, english, M.PIC_GAME_OVER_TIEBREAK, points, names=who, tiebreak=tiebreak)
         pair = M.PIC_GAME_OVER_MANY if len(r.winners) > 1 else M.PIC_GAME_OVER_ONE
         return None, say_plural(lang, english, pair, points, names=who)
     n = names[d.player]
+    label = domino_label(game.config.game, d.domino) if d.domino else None
     words = {
         FIRST_CLAIM: f"{n} chooses a domino of the first line",
-        PLACE: f"{n} places domino {d.domino}",
+        PLACE: f"{n} places domino {label}",
         TAX: f"{n} may send knights to collect tax",
         BUILD: f"{n} may build",
         DRAGON: f"{n} may bribe the dragon",
@@ -187,10 +275,28 @@ def _status(game: Game, names: Mapping[str, str], lang: str = EN) -> tuple[str |
     }
     if d.kind not in words:
         return d.player, f"{n}: {d.words}"
-    return d.player, say(lang, words[d.kind], M.PIC_STATUS[d.kind], name=n, domino=d.domino)
+    return d.player, say(lang, words[d.kind], M.PIC_STATUS[d.kind], name=n, domino=label)
 
 
 def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
+    _draw_title_bar(im, draw, game, layout, lang)
+    w = layout.width
+    # The status bar: who acts and what they do, with their king and colour.
+    player, words = _status(game, fit_names(names, STATUS_SIZE, 380), lang)
+    colour = colours[player] if player else GOLD
+    box = (GAP, TITLE_BAR + 10, w - GAP, HEADER_H - 8)
+    draw.rounded_rectangle(box, radius=12, fill=mix(colour, BACKGROUND, 0.78), outline=colour, width=2)
+    cy = (box[1] + box[3]) / 2
+    if player:
+        tx = GAP + 12 + king_token(im, draw, GAP + 10, cy - 21, 40, colour, seat_of(game, player)) + 10
+    else:
+        icons.paste(im, "crown", GAP + 10, cy - 17, 34)
+        tx = GAP + 54
+    text(draw, (tx, cy), words, STATUS_SIZE, bold=True, anchor="lm", max_width=w - GAP - tx - 12)
+
+
+def _draw_title_bar(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, lang: str = EN) -> None:
+    """The game's name, the players (and teams) and variants, and the round."""
     w = layout.width
     draw.rectangle((0, 0, w, TITLE_BAR), fill=PANEL)
     draw.line((0, TITLE_BAR, w, TITLE_BAR), fill=PANEL_EDGE, width=2)
@@ -220,19 +326,6 @@ def _draw_header(im: Image.Image, draw: Draw, game: Game, layout: TableLayout, n
         )
     text(draw, (x, TITLE_BAR / 2 + 1), " · ".join(bits), NOTE_SIZE, fill=MUTED, anchor="lm", max_width=right - x)
 
-    # The status bar: who acts and what they do, with their king and colour.
-    player, words = _status(game, fit_names(names, STATUS_SIZE, 380), lang)
-    colour = colours[player] if player else GOLD
-    box = (GAP, TITLE_BAR + 10, w - GAP, HEADER_H - 8)
-    draw.rounded_rectangle(box, radius=12, fill=mix(colour, BACKGROUND, 0.78), outline=colour, width=2)
-    cy = (box[1] + box[3]) / 2
-    if player:
-        tx = GAP + 12 + king_token(im, draw, GAP + 10, cy - 21, 40, colour, seat_of(game, player)) + 10
-    else:
-        icons.paste(im, "crown", GAP + 10, cy - 17, 34)
-        tx = GAP + 54
-    text(draw, (tx, cy), words, STATUS_SIZE, bold=True, anchor="lm", max_width=w - GAP - tx - 12)
-
 
 # -- the lines ---------------------------------------------------------------------------------------------------
 def _badge(draw: Draw, box: Box, domino_id: str, royal: bool) -> None:
@@ -257,7 +350,7 @@ def _player_mark(im, draw, game: Game, player: str, x: float, y: float, size: in
     letter = team_letter(game, game.kingdom_of(player))
     if letter is not None:
         a, b = (colours[p] for p in game.kingdoms[game.kingdom_of(player)].players)
-        w += 6 + team_mark(im, draw, x + w + 6, y + size / 2, 26, letter, a, b)
+        w += 6 + team_mark(im, draw, x + w + 6, y + size / 2, TEAM_MARK, letter, a, b)
     return w
 
 
@@ -273,11 +366,12 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
         return
     d = game.decision()
     royal = game.config.game == "royal-wedding"
-    mark = (entry - 22) * 1.45 + (6 + 39 if game.config.teams else 0)
+    mark = (entry - 22) * 1.45 + (6 + TEAM_MARK * 1.5 if game.config.teams else 0)
     room = width - 64 - 2 * tile - 10 - mark - 16
-    placed = say(lang, "placed", M.PIC_PLACED)
-    placed_w = text_width(placed, NOTE_SIZE) + 6
-    shown = {False: fit_names(names, LINE_NAME_SIZE, room), True: fit_names(names, LINE_NAME_SIZE, room - placed_w)}
+    placed = "✓"  # the domino is placed: a tick on it, not a word beside the name, so the name keeps its room
+    # One size for every name in the lines, down to MIN_TEXT before any is cut ("Bot 2 (me…" told nothing).
+    name_size = min(fit_size(n, LINE_NAME_SIZE, room, bold=True, smallest=MIN_TEXT) for n in names.values())
+    shown = fit_names(names, name_size, room)
     for i, (domino_id, king_index) in enumerate(line):
         acting = (
             d is not None
@@ -303,12 +397,16 @@ def _draw_line(im, draw, game: Game, layout: TableLayout, x0: int, y0: int, line
         if done:
             veil = Image.new("RGBA", (kx - x0, entry + 1), (*BACKGROUND, 150))
             im.paste(veil, (x0, y), veil)
-            end -= text(draw, (end, y + entry / 2), placed, NOTE_SIZE, fill=MUTED, anchor="rm") + 6
+            mid = (x0 + 64 + tx) / 2  # over the placed domino, whose veil dims it
+            draw.ellipse(
+                (mid - 17, y + entry / 2 - 17, mid + 17, y + entry / 2 + 17), fill=PANEL, outline=MUTED, width=2
+            )
+            text(draw, (mid, y + entry / 2 + 1), placed, 24, bold=True, fill=TEXT, anchor="mm")
         if king is not None:
             size = entry - 22
             kw = _player_mark(im, draw, game, king.player, kx, y + 9, size, colours)
             nx = kx + kw + 8
-            text(draw, (nx, y + entry / 2), shown[done][king.player], LINE_NAME_SIZE, bold=acting,
+            text(draw, (nx, y + entry / 2), shown[king.player], name_size, bold=acting,
                  fill=MUTED if done else TEXT, anchor="lm", max_width=end - nx)  # fmt: skip
         else:
             text(draw, (kx + 6, y + entry / 2), say(lang, "free", M.PIC_FREE), NOTE_SIZE, fill=FAINT, anchor="lm")
@@ -345,6 +443,27 @@ def _draw_lines(im, draw, game: Game, layout: TableLayout, names, colours, lang:
     last = say(lang, "Last round: no next line", M.PIC_LAST_ROUND_NO_NEXT)
     _draw_line(im, draw, game, layout, right, y0, game.next_line, nxt, last, names, colours,
                current=False, lang=lang)  # fmt: skip
+    if game.config.game == "royal-wedding":
+        _draw_box_legend(draw, layout, lang)
+
+
+def _draw_box_legend(draw: Draw, layout: TableLayout, lang: str) -> None:
+    """Royal Wedding plays both boxes, whose dominoes have the same numbers: the letter before a number is its box."""
+    x0, _, x1, y1 = layout.lines
+    cy = y1 - BOX_LEGEND_H / 2 - 4
+    x = x0 + GAP
+    for letter, english, msgid in (
+        ("K", "a domino from the Kingdomino box", M.PIC_BOX_KINGDOMINO),
+        ("Q", "a domino from the Queendomino box", M.PIC_BOX_QUEENDOMINO),
+    ):
+        fill = BOX_COLOURS[letter]
+        draw.rounded_rectangle(
+            (x, cy - 14, x + 30, cy + 14), radius=6, fill=fill, outline=mix(fill, (255, 255, 255), 0.25)
+        )
+        text(draw, (x + 15, cy), letter, NOTE_SIZE, bold=True, anchor="mm")
+        x += 38
+        room = (x1 - x0) / 2 - 38 - GAP
+        x += text(draw, (x, cy), say(lang, english, msgid), NOTE_SIZE, fill=MUTED, anchor="lm", max_width=room) + 28
 
 
 def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours, lang: str = EN) -> None:
@@ -373,10 +492,13 @@ def _draw_ranking(im, draw, game: Game, layout: TableLayout, names, colours, lan
         x = bx + 50
         room = (bx + width - 24 - score_w - x) / len(players)
         size = entry - 24
-        shown = fit_names({p: names[p] for p in players}, LINE_NAME_SIZE, room - size - 20)
+        name_size = min(
+            fit_size(names[p], LINE_NAME_SIZE, room - size - 20, bold=True, smallest=MIN_TEXT) for p in players
+        )
+        shown = fit_names({p: names[p] for p in players}, name_size, room - size - 20)
         for p in players:
             kw = king_token(im, draw, x, cy - size / 2, size, colours[p], seat_of(game, p))
-            text(draw, (x + kw + 6, cy), shown[p], LINE_NAME_SIZE, bold=True, anchor="lm", max_width=room - kw - 10)
+            text(draw, (x + kw + 6, cy), shown[p], name_size, bold=True, anchor="lm", max_width=room - kw - 10)
             x += room
 
 
@@ -504,10 +626,10 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang:
         rows_items = [items for items in (effect, points) if items]
         size = BOARD_ITEM_SIZE
         for items in rows_items:
-            while size > 14 and _items_width(items, size) > room:
+            while size > MIN_TEXT and _items_width(items, size) > room:
                 size -= 1
         name_size = BOARD_NAME_SIZE
-        while name_size > 15 and text_width(name, name_size, True) > room:  # 17 fits every English name
+        while name_size > MIN_TEXT and text_width(name, name_size, True) > room:  # 17 fits every English name
             name_size -= 1
         text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
         for i, items in enumerate(rows_items):
@@ -540,15 +662,22 @@ def _slot_tab(draw: Draw, x: float, y: float, number: int) -> None:
 
 
 # -- kingdoms ----------------------------------------------------------------------------------------------------
+def _score_in_stats(layout: TableLayout) -> bool:
+    """Three kingdoms to a row: the score goes on the stats row, so the names have the header's whole width."""
+    return layout.columns >= 3
+
+
 def _panel_name_room(game: Game, layout: TableLayout) -> float:
     """The width a name gets on a kingdom's header: the same on every kingdom, so names are cut once for the whole
     table (and two cut names never read the same)."""
     x0, _, x1, _ = layout.panels[0]
-    room = x1 - x0 - 20 - 12 - 12 - 4 - text_width("888", layout.score_size, True) - text_width("pts", NOTE_SIZE)
-    if game.config.deals > 1:
-        room -= text_width("match 888", NOTE_SIZE) + 8
+    room = x1 - x0 - 20 - 12 - 12 - 4
+    if not _score_in_stats(layout):
+        room -= text_width("888", layout.score_size, True) + text_width("pts", NOTE_SIZE)
+        if game.config.deals > 1:
+            room -= text_width("match 888", NOTE_SIZE) + 8
     if game.config.teams:
-        room -= 42 + 8  # the team's mark
+        room -= TEAM_MARK * 1.5 + 8  # the team's mark
     size = 38 if not game.config.teams else 32
     return room - size * 1.45 - 6 - 8
 
@@ -578,20 +707,25 @@ def _draw_panel(
         draw.rounded_rectangle((x0 + 8, y0 + 12 + i * strip_h, x0 + 14, y0 + 12 + (i + 1) * strip_h - 2), radius=3,
                                fill=colours[p])  # fmt: skip
 
-    # Score, right-aligned.
+    # Score, right-aligned: in the header, or on the stats row when three kingdoms share a row.
     right = x1 - 12
     cy = y0 + h / 2 + 2
-    base = cy + 12
+    in_stats = _score_in_stats(layout)
+    base = y0 + h + STATS_H / 2 + 8 if in_stats else cy + 12
+    score_right = right
     if match is not None:
         words = say(lang, f"match {match}", M.PIC_MATCH, points=match)
-        right -= text(draw, (right, base), words, NOTE_SIZE, fill=MUTED, anchor="rs") + 8
-    right -= text(draw, (right, base), say(lang, "pts", M.PIC_PTS), NOTE_SIZE, fill=MUTED, anchor="rs") + 4
-    right -= text(draw, (right, base), str(score), layout.score_size, bold=True, anchor="rs") + 12
+        score_right -= text(draw, (score_right, base), words, NOTE_SIZE, fill=MUTED, anchor="rs") + 8
+    score_right -= text(draw, (score_right, base), say(lang, "pts", M.PIC_PTS), NOTE_SIZE, fill=MUTED, anchor="rs") + 4
+    size = layout.score_size if not in_stats else 26
+    score_right -= text(draw, (score_right, base), str(score), size, bold=True, anchor="rs") + 12
+    if not in_stats:
+        right = score_right
     # Names with their kings (and the team's mark), a team's players on two lines.
     x = x0 + 20
     letter = team_letter(game, index)
     if letter is not None:
-        x += team_mark(im, draw, x, cy, 28, letter, colours[players[0]], colours[players[-1]]) + 8
+        x += team_mark(im, draw, x, cy, TEAM_MARK, letter, colours[players[0]], colours[players[-1]]) + 8
     size = 38 if len(players) == 1 else 32
     line_h = (h - 8) / len(players)
     for i, p in enumerate(players):
@@ -603,10 +737,10 @@ def _draw_panel(
             draw.line((nx, ly + 14, nx + w, ly + 14), fill=colours[p], width=3)
     if is_active:
         tag = say(lang, "TO PLAY", M.PIC_TO_PLAY)
-        tw = text_width(tag, 14, True)
+        tw = text_width(tag, MIN_TEXT, True)
         tx0 = x0 + 22
-        draw.rounded_rectangle((tx0, y0 - 12, tx0 + tw + 18, y0 + 12), radius=12, fill=colours[active], outline=OUTLINE)
-        text(draw, (tx0 + 9 + tw / 2, y0), tag, 14, bold=True, fill=ink_on(colours[active]), anchor="mm")
+        draw.rounded_rectangle((tx0, y0 - 13, tx0 + tw + 18, y0 + 13), radius=13, fill=colours[active], outline=OUTLINE)
+        text(draw, (tx0 + 9 + tw / 2, y0), tag, MIN_TEXT, bold=True, fill=ink_on(colours[active]), anchor="mm")
 
     # Stats: coins, knights in reserve, towers, the queen (Queendomino rules); crowns and largest territory otherwise.
     sx = x0 + 20
@@ -619,7 +753,9 @@ def _draw_panel(
             sx += text(draw, (sx, sy), value, STAT_SIZE, bold=True, anchor="lm") + 5
         reserve = say(lang, "in reserve", M.PIC_CAPTIONS["in reserve"])
         host = say(lang, "host", M.PIC_CAPTIONS["host"])
-        short = {"coin": "", "tower": "", "knight": "" if compact else reserve, "queen": host}.get(kind, caption)
+        short = {"coin": "", "tower": "", "knight": "" if compact else reserve, "queen": "" if compact else host}.get(
+            kind, caption
+        )
         if compact and kind == "star":
             short = say(lang, "largest", M.PIC_COLUMNS["largest"])
         if short:
@@ -627,7 +763,32 @@ def _draw_panel(
         sx += 16
     draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
 
-    draw_kingdom(im, game, index, layout.grids[index], colour, lang=lang)
+    draw_kingdom(im, game, index, layout.grids[index], colour, lang=lang, codes=dict(layout.codes), least=MIN_TEXT)
+
+
+def _draw_legend(im: Image.Image, draw: Draw, layout: TableLayout, lang: str) -> None:
+    """The buildings drawn by their code on the kingdoms, each with its name."""
+    from .palette import BUILDING_INK, BUILDING_PLATE
+
+    assert layout.legend is not None
+    x0, y0, x1, _ = layout.legend
+    draw.rounded_rectangle(layout.legend, radius=14, fill=PANEL, outline=PANEL_EDGE)
+    codes = dict(layout.codes)
+    rows = _legend_rows(list(layout.coded), codes, lang, x1 - x0 - 2 * 12)
+    title = say(lang, "Buildings", M.PIC_COLUMNS["buildings"]) + ":"
+    x = x0 + 12 + text(draw, (x0 + 12, y0 + 8 + LEGEND_ROW / 2), title, NOTE_SIZE, bold=True, fill=MUTED, anchor="lm")
+    x += 12
+    for r, row in enumerate(rows):
+        cy = y0 + 8 + LEGEND_ROW * (r + 0.5)
+        if r:
+            x = x0 + 12
+        for bid in row:
+            code = codes[bid]
+            cw = text_width(code, NOTE_SIZE, True) + 16
+            draw.rounded_rectangle((x, cy - 14, x + cw, cy + 14), radius=5, fill=BUILDING_PLATE)
+            text(draw, (x + cw / 2, cy), code, NOTE_SIZE, bold=True, fill=BUILDING_INK, anchor="mm")
+            name = building_title(lang, building(bid).name, bid)
+            x += cw + 6 + text(draw, (x + cw + 6, cy), name, NOTE_SIZE, fill=TEXT, anchor="lm") + 22
 
 
 def _stats(game: Game, index: int, lang: str = EN) -> list[tuple[str, str, str]]:
@@ -647,10 +808,33 @@ def _stats(game: Game, index: int, lang: str = EN) -> list[tuple[str, str, str]]
     territories = k.territories()
     crowns = sum(t.crowns for t in territories)
     largest = max((t.size for t in territories), default=0)
-    return [("crown", str(crowns), caption("crowns")), ("star", str(largest), caption("largest area"))]
+    crowns_word = say_plural(lang, "crowns", M.PIC_CROWNS_CAPTION, crowns)  # "1 crown", "2 crowns"
+    return [("crown", str(crowns), crowns_word), ("star", str(largest), caption("largest area"))]
 
 
 # -- the picture -------------------------------------------------------------------------------------------------
+def _draw(game: Game, names, colours, active, lang: str, part: str) -> bytes:
+    layout = table_layout(game, part, lang)
+    im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
+    draw = Draw(im)
+    if part == "kingdoms":
+        _draw_title_bar(im, draw, game, layout, lang)
+    else:
+        _draw_header(im, draw, game, layout, names, colours, lang)
+        _draw_lines(im, draw, game, layout, names, colours, lang)
+        if layout.board is not None:
+            _draw_board(im, draw, game, layout, names, colours, lang)
+    if part != "top":
+        scores = [s.total for s in game.scores()]
+        match = game.match_totals() if game.config.deals > 1 and game.deal_totals else None
+        shown = fit_names(names, layout.name_size, _panel_name_room(game, layout))
+        for i in range(len(game.kingdoms)):
+            _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None, lang)
+        if layout.legend is not None:
+            _draw_legend(im, draw, layout, lang)
+    return encode(im)
+
+
 def render_table(
     game: Game,
     names: Mapping[str, str] | None,
@@ -658,23 +842,26 @@ def render_table(
     active: str | None = None,
     *,
     lang: str = "en",
+    part: str = "all",
 ) -> bytes:
     """The whole table as PNG bytes, 1000 pixels wide: header with round and phase, both lines, the builders' board
     (Queendomino rules), and every kingdom with its name(s), seat badge, colour and score; `active`'s kingdom is
-    highlighted."""
+    highlighted. `part`: "all", or "top" / "kingdoms" for the two pictures of a table that `splits`."""
     names = player_names(game, names, lang)
     colours = player_colours(game, colours)
-    layout = table_layout(game)
-    im = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = Draw(im)
-    lang = picture_lang(lang)
-    _draw_header(im, draw, game, layout, names, colours, lang)
-    _draw_lines(im, draw, game, layout, names, colours, lang)
-    if layout.board is not None:
-        _draw_board(im, draw, game, layout, names, colours, lang)
-    scores = [s.total for s in game.scores()]
-    match = game.match_totals() if game.config.deals > 1 and game.deal_totals else None
-    shown = fit_names(names, layout.name_size, _panel_name_room(game, layout))
-    for i in range(len(game.kingdoms)):
-        _draw_panel(im, draw, game, i, layout, shown, colours, active, scores[i], match[i] if match else None, lang)
-    return encode(im)
+    return _draw(game, names, colours, active, picture_lang(lang), part)
+
+
+def render_table_pictures(
+    game: Game,
+    names: Mapping[str, str] | None,
+    colours: Mapping[str, RGB] | None = None,
+    active: str | None = None,
+    *,
+    lang: str = "en",
+) -> list[bytes]:
+    """The table as the pictures to post: one, or two (the lines and the board, then the kingdoms) for a table that
+    `splits`, each at most about twice as tall as wide."""
+    if not splits(game):
+        return [render_table(game, names, colours, active, lang=lang)]
+    return [render_table(game, names, colours, active, lang=lang, part=p) for p in ("top", "kingdoms")]

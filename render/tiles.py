@@ -1,6 +1,7 @@
 """Terrain squares: colour, a pattern, the terrain's letter and the crowns, cached per size.
 
-Colour is never the only cue: every terrain has its own pattern and its letter in the corner.
+Colour is never the only cue: every terrain has its own pattern and, in the corner, its symbol (the same at a table
+in any language: English initials meant nothing at a Czech table, and Czech initials would clash, les and louka).
 """
 
 from __future__ import annotations
@@ -8,8 +9,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
-
-from engine.components import TERRAIN_LETTER
 
 from . import fonts, icons
 from .palette import RGB, TERRAIN_COLOURS, luminance, mix
@@ -96,8 +95,9 @@ def _base(terrain: str, size: int) -> Image.Image:
 
 
 def letter_size(size: int) -> int:
-    """Font size of the terrain letter on a `size`-pixel square (large: the letter, not the colour, names it)."""
-    return max(9, round(size * 0.36))
+    """Side of the terrain's symbol on a `size`-pixel square: 16 pixels or more from 38-pixel squares up, so it
+    reads at 12 pixels or more when a phone shows the table at 0.78 (the symbol, not the colour, names it)."""
+    return max(min(round(size * 0.42), 16), round(size * 0.3))
 
 
 def crown_size(size: int) -> int:
@@ -105,22 +105,68 @@ def crown_size(size: int) -> int:
     return max(8, round(size * 0.3))
 
 
+def _symbol(draw: ImageDraw.ImageDraw, terrain: str, x: float, y: float, s: float, ink: RGB, paper: RGB) -> None:
+    """The terrain's symbol in the box (x, y, x + s, y + s): the same in every language (wheat an ear, forest a fir,
+    lake two waves, grassland a tuft, swamp reeds, mine a mountain, town a house)."""
+
+    def P(u: float, v: float) -> tuple[float, float]:
+        return (x + u * s, y + v * s)
+
+    w = max(1, round(s * 0.13))
+    if terrain == "wheat":
+        draw.line([P(0.5, 1.0), P(0.5, 0.12)], fill=ink, width=w)
+        for v in (0.22, 0.44, 0.66):
+            draw.ellipse([P(0.16, v), P(0.46, v + 0.2)], fill=ink)
+            draw.ellipse([P(0.54, v), P(0.84, v + 0.2)], fill=ink)
+        draw.ellipse([P(0.38, 0.0), P(0.62, 0.26)], fill=ink)
+    elif terrain == "forest":
+        draw.polygon([P(0.5, 0.0), P(0.08, 0.74), P(0.92, 0.74)], fill=ink)
+        draw.rectangle([P(0.4, 0.7), P(0.6, 1.0)], fill=ink)
+    elif terrain == "lake":
+        for v in (0.3, 0.72):
+            draw.line([P(u / 8, v + (0.12 if i % 2 else -0.12)) for i, u in enumerate(range(9))], fill=ink, width=w,
+                      joint="curve")  # fmt: skip
+    elif terrain == "grassland":
+        for apex, a, b in (((0.06, 0.18), 0.26, 0.46), ((0.5, 0.0), 0.4, 0.6), ((0.94, 0.18), 0.54, 0.74)):
+            draw.polygon([P(*apex), P(a, 1.0), P(b, 1.0)], fill=ink)
+    elif terrain == "swamp":
+        draw.line([P(0.0, 0.94), P(1.0, 0.94)], fill=ink, width=w)
+        for u, top in ((0.3, 0.0), (0.7, 0.22)):
+            draw.line([P(u, 0.94), P(u, top + 0.1)], fill=ink, width=w)
+            draw.rounded_rectangle([P(u - 0.12, top), P(u + 0.12, top + 0.42)], radius=s * 0.1, fill=ink)
+    elif terrain == "mine":
+        draw.polygon([P(0.0, 1.0), P(0.36, 0.08), P(0.58, 0.56), P(0.74, 0.34), P(1.0, 1.0)], fill=ink)
+        draw.polygon([P(0.36, 0.08), P(0.27, 0.32), P(0.45, 0.32)], fill=paper)  # snow on the peak
+    elif terrain == "town":
+        draw.polygon([P(0.04, 0.46), P(0.5, 0.02), P(0.96, 0.46), P(0.86, 0.46), P(0.86, 1.0), P(0.14, 1.0),
+                      P(0.14, 0.46)], fill=ink)  # fmt: skip
+        draw.rectangle([P(0.4, 0.62), P(0.6, 1.0)], fill=paper)
+
+
+@lru_cache(maxsize=64)
+def symbol_plate(terrain: str, size: int) -> Image.Image:
+    """The terrain's symbol on its soft plate, as drawn in the corner of a `size`-pixel square (RGBA)."""
+    base = TERRAIN_COLOURS[terrain]
+    ink = (20, 22, 28) if luminance(base) > 0.45 else (250, 250, 252)
+    plate = mix(base, (0, 0, 0) if ink[0] > 128 else (255, 255, 255), 0.3)
+    s = letter_size(size)
+    pad = max(2, round(s * 0.15))
+    side = s + 2 * pad
+    im = Image.new("RGBA", (side * SS, side * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(im)
+    draw.rounded_rectangle((0, 0, side * SS - 1, side * SS - 1), radius=max(2, size // 16) * SS, fill=(*plate, 255))
+    _symbol(draw, terrain, pad * SS, pad * SS, s * SS, ink, plate)
+    return im.resize((side, side), Image.Resampling.LANCZOS)
+
+
 @lru_cache(maxsize=2048)
 def terrain_tile(terrain: str, crowns: int, size: int, letter: bool = True) -> Image.Image:
-    """A `size`-pixel square of `terrain` with its letter (top left) and `crowns` crown icons (bottom)."""
+    """A `size`-pixel square of `terrain` with its symbol (top left; `letter`) and `crowns` crown icons (bottom)."""
     im = _base(terrain, size).copy()
-    base = TERRAIN_COLOURS[terrain]
     if letter:
-        f = fonts.font(letter_size(size), True)
-        pad = max(2, round(size * 0.07))
-        ink = (20, 22, 28) if luminance(base) > 0.45 else (250, 250, 252)
-        draw = ImageDraw.Draw(im)
-        # A soft plate under the letter keeps it legible over the pattern.
-        text = TERRAIN_LETTER[terrain]
-        box = draw.textbbox((pad, pad), text, font=f)
-        plate = mix(base, (0, 0, 0) if ink[0] > 128 else (255, 255, 255), 0.3)
-        draw.rounded_rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=max(2, size // 16), fill=plate)
-        draw.text((pad, pad), text, font=f, fill=ink)
+        plate = symbol_plate(terrain, size)
+        at = max(1, round(size * 0.05))
+        im.paste(plate, (at, at), plate)
     if crowns:
         c = crown_size(size)
         gap = max(1, round(c * 0.06))
@@ -142,6 +188,7 @@ def empty_tile(size: int, fill: RGB, edge: RGB) -> Image.Image:
 
 def _clear() -> None:
     terrain_tile.cache_clear()
+    symbol_plate.cache_clear()
 
 
 fonts.on_font_change(_clear)

@@ -24,7 +24,20 @@ def say(lang: str, english: str, msgid: str, /, **params: Any) -> str:
 
 
 def say_plural(lang: str, english: str, pair: tuple[str, str], n: int, /, **params: Any) -> str:
-    return english if lang == EN else translate_plural(lang, *pair, n, **params)
+    """`english` (already filled, in the plural) in English, but the catalogue's singular for 1 ("1 point", never
+    "1 points"); else the catalogue's form of `pair` for `n`."""
+    if lang == EN and n != 1:
+        return english
+    return translate_plural(lang, *pair, n, **params)
+
+
+def domino_label(game_kind: str, domino_id: str) -> str:
+    """A domino's name as the players read it everywhere (the text and the pictures): its number, `14`; in Royal
+    Wedding, where both boxes are in play and numbers repeat, the box's letter before it, `K14` or `Q14` (the
+    pictures' legend says K is the Kingdomino box, Q the Queendomino box)."""
+    from engine import domino
+
+    return domino_id if game_kind == "royal-wedding" else str(domino(domino_id).number)
 
 
 def game_title(lang: str, english: str, kind: str) -> str:

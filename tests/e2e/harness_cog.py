@@ -75,10 +75,16 @@ class HarnessCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.gate = asyncio.Event()  # /harness wait answers once a test sets it
+        self.launched: str | None = None  # the Activity instance /harness activity launched
 
     @harness.command(name="ping", description="Reply with pong")
     async def ping(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"pong, {interaction.user.name}")
+
+    @harness.command(name="activity", description="Launch the app's Activity in this channel")
+    async def activity(self, interaction: discord.Interaction) -> None:
+        answer = await interaction.response.launch_activity()
+        self.launched = answer.resource.id if answer.resource is not None else None  # what discord.py read back
 
     @harness.command(name="options", description="Echo typed options")
     @app_commands.describe(players="How many players", colour="Your colour", opponent="Who you play against")

@@ -99,6 +99,7 @@ class Callback:
     UPDATE_MESSAGE = 7
     AUTOCOMPLETE_RESULT = 8
     MODAL = 9
+    LAUNCH_ACTIVITY = 12
     NAMES: ClassVar[dict[int, str]] = {
         1: "pong",
         4: "message",
@@ -107,6 +108,7 @@ class Callback:
         7: "update message",
         8: "autocomplete result",
         9: "modal",
+        12: "launch activity",
     }
 
 

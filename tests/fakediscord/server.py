@@ -30,6 +30,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import limits
+from .activity import LAUNCH_ACTIVITY, Activities
 from .drivers import PATIENCE, ClientRefused, Drivers
 from .faults import HTTP_CLIENT_RETRIED, SERVER_ERROR_MESSAGES, Fault, FaultInjector
 from .model import (
@@ -336,6 +337,8 @@ class FakeDiscord(Drivers):
 
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
         self._add_routes()
+        self.activities = Activities(self)  # LAUNCH_ACTIVITY, OAuth2 for the Activity (activity.py)
+        self.activities.install()
         self._gateway_sockets: list[web.WebSocketResponse] = []
         self.sessions: list[GatewaySession] = []  # every gateway session, oldest first
         self._ws_sessions: dict[web.WebSocketResponse, GatewaySession] = {}
@@ -950,7 +953,9 @@ class FakeDiscord(Drivers):
         for method, pattern, handler in self._routes:
             match = pattern.fullmatch(rec.path)
             if match and method == rec.method:
-                needs_auth = not rec.path.startswith(("/interactions/", "/webhooks/"))
+                needs_auth = not rec.path.startswith(("/interactions/", "/webhooks/")) and not self.activities.own_auth(
+                    rec
+                )
                 if needs_auth and rec.headers.get("Authorization") != f"Bot {self.token}":
                     raise Rejected(401, 0, "401: Unauthorized", violation="auth", detail="wrong or missing token")
                 return await handler(rec, **match.groupdict())
@@ -1244,6 +1249,11 @@ class FakeDiscord(Drivers):
 
     # --- REST: login, gateway, commands ------------------------------------------------------------------------
     async def _get_me(self, rec: RecordedRequest) -> web.Response:
+        if rec.headers.get("Authorization", "").startswith("Bearer "):  # an OAuth2 token: the person behind it
+            user = self.activities.user_of(rec)
+            if user is None:
+                return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+            return json_response(user.payload())
         return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def _get_application(self, rec: RecordedRequest) -> web.Response:
@@ -1741,10 +1751,10 @@ class FakeDiscord(Drivers):
 
     # --- interactions: the bot's answers --------------------------------------------------------------------------
     ALLOWED_CALLBACKS: ClassVar[dict[int, tuple[int, ...]]] = {
-        InteractionType.APPLICATION_COMMAND: (4, 5, 9),
-        InteractionType.MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+        InteractionType.APPLICATION_COMMAND: (4, 5, 9, LAUNCH_ACTIVITY),
+        InteractionType.MESSAGE_COMPONENT: (4, 5, 6, 7, 9, LAUNCH_ACTIVITY),
         InteractionType.AUTOCOMPLETE: (8,),
-        InteractionType.MODAL_SUBMIT: (4, 5, 6, 7),
+        InteractionType.MODAL_SUBMIT: (4, 5, 6, 7, LAUNCH_ACTIVITY),
     }
 
     async def _callback(self, rec: RecordedRequest, iid: str, token: str) -> web.Response:
@@ -1784,7 +1794,7 @@ class FakeDiscord(Drivers):
             )
         allowed = self.ALLOWED_CALLBACKS.get(it.type, ())
         if it.type == InteractionType.MODAL_SUBMIT and it.message is None:
-            allowed = (4, 5)  # a modal opened by a slash command has no message to update
+            allowed = (4, 5, LAUNCH_ACTIVITY)  # a modal opened by a slash command has no message to update
         if kind not in allowed:
             raise invalid_body(
                 [("type", f"Callback type {kind} is not valid for a {it.kind} interaction (valid: {allowed}).")],
@@ -1813,6 +1823,14 @@ class FakeDiscord(Drivers):
                 f"{self.bot_user.name} opened modal {data.get('title')!r} for {it.user.name}: {', '.join(f for f in fields if f)}",
             )
             return self._callback_response(it, kind, None)
+        if kind == LAUNCH_ACTIVITY:
+            instance = self.activities.launch(it)
+            it.callback_type = kind
+            response = self._callback_response(it, kind, None)
+            body = json.loads(response.body)  # type: ignore[arg-type]
+            body["interaction"]["activity_instance_id"] = instance["id"]
+            body["resource"]["activity_instance"] = instance
+            return json_response(body)
         if kind == Callback.DEFERRED_UPDATE_MESSAGE:
             it.callback_type = kind
             it.original = it.message

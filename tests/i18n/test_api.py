@@ -56,7 +56,7 @@ def test_first_supported_takes_the_first_language_we_have():
 def test_translate_fills_named_placeholders():
     assert translate("en", "The table is full ({size} seats).", size=4) == "The table is full (4 seats)."
     assert translate("ro", "The table is full ({size} seats).", size=4) == "Masa e plină (4 locuri)."
-    assert translate(discord.Locale.czech, "You joined the table.") == "Usedl(a) jsi ke stolu."
+    assert translate(discord.Locale.czech, "You joined the table.") == "Sedíš u stolu."
 
 
 def test_unknown_sentence_and_unknown_locale_fall_back_to_english():

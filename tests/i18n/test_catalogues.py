@@ -141,10 +141,7 @@ def test_diacritics_come_back_through_the_api():
     assert term("ro", "swamp") == "mlaștină"
     assert term("cs", "building.fortified_guardhouse") == "Opevněná strážnice"
     assert term("es", "dragon") == "dragón"
-    assert (
-        translate("es", "Add a computer player ({level})", level="difícil")
-        == "Añadir un jugador de ordenador (difícil)"
-    )
+    assert translate("es", "Add a computer player ({level})", level="difícil") == "Añadir un bot (difícil)"
     assert translate_plural("cs", "{n} tower", "{n} towers", 7) == "7 věží"
 
 

@@ -112,6 +112,7 @@ def test_a_long_word_breaks_where_a_syllable_does():
     assert hyphenate("Pescăria") == ("Pescă-", "ria")  # before a consonant between vowels, nearest the middle
     assert hyphenate("Tesorería") == ("Teso-", "rería")
     assert hyphenate("Tkalcovna") == ("Tkal-", "covna")  # else between two consonants
+    assert hyphenate("Pokladna") == ("Po-", "kladna")  # but not inside a stop and l or r (not Pok-ladna)
     assert hyphenate("Guardtower") == ("Guard-", "tower")  # the curated English breaks first
     assert hyphenate("Hanul") == ("Hanul",)  # short words stay whole
     assert hyphenate("Krčma") == ("Krčma",)

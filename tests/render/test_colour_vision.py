@@ -50,6 +50,13 @@ def test_every_two_player_colours_stay_apart_for_every_kind_of_colour_vision():
             assert _distance(a, b) >= 18, f"seats {i + 1} and {j + 1} look alike with {vision}"
 
 
+def test_every_two_player_colours_are_far_apart_with_normal_colour_vision():
+    """Eight seats at one table: no two colours read as shades of one (sky blue and blue once did, 37 apart)."""
+    seen = [_seen(c, None) for c in PLAYER_COLOURS]
+    for (i, a), (j, b) in itertools.combinations(enumerate(seen), 2):
+        assert _distance(a, b) >= 40, f"seats {i + 1} and {j + 1} look like two shades of one colour"
+
+
 def test_player_colours_show_on_the_dark_panels():
     for colour in PLAYER_COLOURS:
         assert _seen(colour, None)[0] - _seen(PANEL, None)[0] >= 20, f"{colour} is too dark on the table"

@@ -1,5 +1,6 @@
-"""Golden pictures: the table, the large kingdom, the placement panel, the score sheet (and the other turn panels)
-for Kingdomino with 2 players, Queendomino with 4 and Royal Wedding with 8 in teams, compared with the PNG files in
+"""Golden pictures: the table (780 pixels wide, as a phone shows it; Royal Wedding's two pictures; a Czech one),
+the large kingdom, the placement panel, the score sheet (and the other turn panels) for Kingdomino with 2 players,
+Queendomino with 4 and Royal Wedding with 8 in teams (4 of them computers), compared with the PNG files in
 tests/render/golden/ pixel by pixel, with a tolerance: each picture is stored with its own 256-colour palette, and
 another FreeType may smooth edges a little differently. The comparison needs Debian's DejaVu Sans (the goldens were
 drawn with it); without it the test is skipped.
@@ -32,8 +33,10 @@ from render import (
     render_placement,
     render_score_sheet,
     render_table,
+    render_table_pictures,
     render_tax,
 )
+from render.draw import encode
 
 from .helpers import SAMPLE_GAMES, names_for, sample_states
 
@@ -42,19 +45,34 @@ ENVIRONMENT = GOLDEN / "environment.json"
 UPDATE = os.environ.get("RENDER_UPDATE_GOLDENS") == "1"
 TOLERANCE = 48  # per channel: palette rounding and anti-aliasing
 MOST_PIXELS = 0.002  # the share of pixels allowed to differ by more than that
+PHONE = 780
+
+
+def _phone(data: bytes) -> bytes:
+    """The picture as a phone shows it, 780 pixels wide (the tables are 1000)."""
+    im = Image.open(io.BytesIO(data)).convert("RGB")
+    return encode(im.resize((PHONE, round(im.height * PHONE / im.width)), Image.Resampling.LANCZOS))
 
 
 def _pictures() -> dict[str, bytes]:
+    """Every golden picture; the tables as a phone shows them (`_780`), Royal Wedding's as its two pictures, with
+    four computers among the eight, and a Czech table."""
     out: dict[str, bytes] = {}
     for key in SAMPLE_GAMES:
         states = sample_states(key)
         place = states["place"]
         d = place.decision()
         names = names_for(place)
+        if key == "rw8":
+            names.update({p: f"Bot {i} (medium)" for i, p in enumerate(place.players[1::2], start=1)})
         places = [a for a in place.legal_actions() if isinstance(a, Place)]
         spots = sorted({(a.row, a.col) for a in places})
         busiest = max(spots, key=lambda c: (sum(1 for a in places if (a.row, a.col) == c), c))
-        out[f"{key}_table"] = render_table(place, names, None, d.player)
+        tables = render_table_pictures(place, names, None, d.player)
+        for part, data in zip(("table", "kingdoms"), tables, strict=False):
+            out[f"{key}_{part}_780"] = _phone(data)
+        if key == "qd4":
+            out["qd4_cs_table_780"] = _phone(render_table(place, names, None, d.player, lang="cs"))
         out[f"{key}_kingdom"] = render_kingdom(place, d.kingdom, names, None, legal_spots=spots)
         out[f"{key}_placement"] = render_placement(place, d.player, d.domino, busiest, names, None)
         out[f"{key}_score_sheet"] = render_score_sheet(states["over"], names, None)
@@ -126,7 +144,7 @@ def test_pictures_match_their_goldens(tmp_path):
 
 def test_goldens_are_small_palette_pictures():
     files = sorted(GOLDEN.glob("*.png"))
-    assert len(files) == 15
+    assert len(files) == 17
     for path in files:
         with Image.open(path) as im:
             assert im.mode == "P", f"{path.name} is not a palette PNG"

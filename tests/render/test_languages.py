@@ -222,7 +222,7 @@ def test_czech_and_romanian_alt_texts_count_with_three_forms():
         for i, total in enumerate(totals):
             assert f"{names[game.kingdoms[i].players[0]]}: {total} {forms[rule(total)]}" in text, text
         kingdom = kingdom_alt_text(game, 0, names, lang=lang)
-        assert f"{totals[0]} {forms[rule(totals[0])]}," in kingdom, kingdom
+        assert f"{totals[0]} {forms[rule(totals[0])]}." in kingdom, kingdom
 
 
 def test_alt_texts_in_czech_say_rytir_and_dilek():
