@@ -793,7 +793,7 @@ class Game:
         view = self.clone()
         view.seed = 0
         pools: dict[str, list[str]] = {box: [] for box in self.setup.boxes}
-        for dom in sorted(self.unseen_dominoes(), key=lambda d: domino(d).number):
+        for dom in self.unseen_dominoes():  # each box's data lists its dominoes in number order
             pools[dom[0]].append(dom)
         lines = []
         for line in self.lines_to_come:

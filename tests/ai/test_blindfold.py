@@ -62,6 +62,10 @@ def test_the_blindfold_changes_no_choice(level: str) -> None:
         assert make_agent(level, seed=2, **options).choose(game) == AGENTS[level](seed=2, **options).choose(game)
 
 
+def test_every_level_that_reads_the_game_is_blindfolded() -> None:
+    assert [isinstance(make_agent(level), Blindfolded) for level in LEVELS] == [level != "random" for level in LEVELS]
+
+
 def test_agents_keep_their_own_attributes() -> None:
     agent = make_agent("hard", seed=1, iterations=20)
     game = pairs("kingdomino-3", 1)[0][0]

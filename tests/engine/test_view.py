@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, GameConfig
+from engine import Game, GameConfig, domino
 
 from .hidden import random_position, reshuffled
 
@@ -43,6 +43,8 @@ def test_games_that_differ_only_in_what_is_hidden_have_equal_views(mode: str, se
     assert sorted(view.unseen_dominoes()) == sorted(game.unseen_dominoes())
     assert sorted(view.stack) == sorted(game.stack) and view.seed == 0
     assert [len(line) for line in view.lines_to_come] == [len(line) for line in game.lines_to_come]
+    assert all(line == sorted(line, key=lambda d: domino(d).number) for line in view.lines_to_come)
+    assert [line[0][0] for line in view.lines_to_come] == [line[0][0] for line in game.lines_to_come]  # the boxes
     assert len(view.removed) == len(game.removed)
     public = [d for d in game.removed if d in game.revealed]
     assert [d for d in view.removed if d in view.revealed] == public
