@@ -21,7 +21,7 @@ run: $(STAMP) $(SDK)
 	$(VENV)/bin/python bot.py
 
 test: $(STAMP) $(SDK)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto --maxschedchunk 1
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -14,6 +14,7 @@ from discord.ext import commands
 from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion, WrongStatus
 from db.models import GameRecord, GameStatus, Seat
 from engine import GameConfig
+from engine.ai import OFFERED_LEVELS
 from engine.config import PLAYER_RANGE
 from i18n import first_supported, translate, translate_plural
 from i18n import messages as M
@@ -37,7 +38,7 @@ from .service import STALE, game_language
 from .views import guarded, service_of
 
 log = logging.getLogger(__name__)
-LEVELS = ("easy", "medium", "hard")
+LEVELS = OFFERED_LEVELS  # the computer levels people choose from (engine/ai: the one list)
 VARIANT_OPTIONS = {
     "dynasty": "Dynasty: three games, the highest sum wins",
     "middle-kingdom": "Middle Kingdom: +10 for a centred castle",

@@ -81,7 +81,6 @@ DEADLINE_LEVEL = "medium"
 TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
 TIMER_LEASE_SECONDS = 300.0
 REPAIR_GRACE_SECONDS = 10.0  # a game changed this recently is still being shown by whoever moved  # how long a process may take to handle a due timer before another one may
-COMPUTER_LEVELS = ("random", "easy", "medium", "hard")
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 HARD_BUDGET_SECONDS = 1.0
 MAX_TABLE_LINES = 8  # a table's text on a phone: the rest is in its picture and the looks
@@ -764,8 +763,6 @@ class GameService:
         """A computer player's choice, computed away from the event loop with a bounded amount of work."""
         options = {"time_budget": self.hard_budget} if level == "hard" else {}
         seed = game.seed + len(game.log)
-        if level not in COMPUTER_LEVELS:
-            level, options = "random", {}
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
             # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool
             # keeps the state pickled; see _computer_chain).

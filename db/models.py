@@ -14,6 +14,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.ai import LEVELS
+
 if TYPE_CHECKING:
     from engine import Game
 
@@ -29,8 +31,8 @@ class GameStatus(StrEnum):
 
 ACTIVE_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.PLAYING})
 
-CPU_LEVELS: Final = frozenset({"random", "easy", "medium", "hard", "expert"})
-"""The levels a computer seat may have."""
+CPU_LEVELS: Final = frozenset(LEVELS)
+"""The levels a computer seat may have: engine.ai.LEVELS, the levels an agent plays."""
 
 CANCEL_REASONS: Final = ("cancelled", "abandoned", "expired", "unreadable")
 """Why a game was cancelled: by a person, its channel was deleted, its lobby expired, it could not be read."""

@@ -790,6 +790,34 @@ class Game:
         g.burned = self.burned[:]
         return g
 
+    def view(self) -> Game:
+        """What every player sees: an independent copy whose hidden parts are replaced by a fixed arrangement of
+        what nobody has seen. The lines to come hold the unseen dominoes of their box in number order (the rest set
+        aside), the building stack is sorted, the kings still to choose in the first line wait in seat order, and
+        the seed is 0. Two games that differ only in what is hidden have equal views, so a computer player given
+        the view cannot cheat (engine.ai.make_agent gives its agents nothing else). Legal actions, scores and the
+        decision are the game's; playing the view on reveals an invented future."""
+        view = self.clone()
+        view.seed = 0
+        pools: dict[str, list[str]] = {box: [] for box in self.setup.boxes}
+        for dom in self.unseen_dominoes():  # each box's data lists its dominoes in number order
+            pools[dom[0]].append(dom)
+        lines = []
+        for line in self.lines_to_come:
+            pool = pools[line[0][0]]
+            lines.append(pool[: len(line)])
+            del pool[: len(line)]
+        view.lines_to_come = lines
+        view.removed = [dom for pool in pools.values() for dom in pool] + [
+            d for d in self.removed if d in self.revealed
+        ]
+        view.stack = sorted(self.stack)
+        order = self.first_claim_order
+        fixed = self.config.game == "queendomino" and len(self.config.players) == 2  # A, B, B, A: known once A is
+        if self.phase == FIRST_CLAIM and not fixed:
+            view.first_claim_order = order[: self.turn + 1] + sorted(order[self.turn + 1 :])
+        return view
+
     def to_dict(self) -> dict:
         return {
             "format_version": FORMAT_VERSION,

@@ -8,6 +8,9 @@ The server is the one the `pgserver` test dependency ships (else a system Postgr
 /usr/lib/postgresql/*/bin; `KD_POSTGRES_BIN` may name the folder), in a temporary folder, on a free local port,
 with fsync off: fast and throwaway. `KD_TEST_POSTGRES_URL` (a superuser URL) uses a server already running instead.
 When no server can be started the tests that need one are skipped, except under CI (CI=true) where they fail.
+
+In parallel runs (pytest-xdist; `make test` runs `-n auto`: two workers per core) each worker process starts its
+own server and names its databases after its pid, and the longest modules are handed out first (`LONGEST_FIRST`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,44 @@ from urllib.parse import urlsplit
 import pytest
 
 START_TIMEOUT = 60.0
+
+# Modules by their longest test, longest first (pytest --durations, 2026-11-25): in a parallel run they start first,
+# so that no worker is left with a long test at the end while the others wait.
+LONGEST_FIRST = (
+    "tests/e2e/test_processes.py",  # about 60 s on an idle machine: two bot processes
+    "tests/e2e/test_soak.py",  # about 90 s: it plays for a fixed time
+    "tests/e2e/test_undo_ratings.py",
+    "tests/e2e/test_calm.py",
+    "tests/e2e/test_picture_workers.py",
+    "tests/e2e/test_languages.py",
+    "tests/e2e/test_games.py",
+    "tests/ai/test_pool.py",
+    "tests/render/test_names_and_safety.py",
+    "tests/engine/test_scoring.py",
+    "tests/ai/test_agents.py",
+    "tests/engine/test_fast_placements.py",
+    "tests/e2e/test_bot.py",
+    "tests/engine/test_properties.py",
+    "tests/render/test_replay.py",
+    "tests/db/test_atomicity.py",
+)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers per core, at most 8. The tests wait about half of their time (for the fake Discord,
+    bot processes, the database), so two per core keep the cores busy."""
+    return min(8, 2 * (os.cpu_count() or 1))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker, the longest modules first (each module's tests kept together and in order). With
+    `--maxschedchunk 1` (make test) xdist then hands the tests out one at a time to whichever worker is free."""
+    if not hasattr(config, "workerinput"):
+        return
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    if len(items) > 2:  # xdist starts each worker with two consecutive tests: the two longest go to different ones
+        items[1], items[2] = items[2], items[1]
 
 
 class PostgresUnavailable(Exception):

@@ -1,5 +1,6 @@
 """Computer players. They use only the engine's public API: `decision()`, `legal_actions()`, `apply()`, `clone()`,
-scores and the visible state; none reads the hidden order of the lines to come or of the building stack.
+scores and the visible state, and `make_agent` shows them only `game.view()`, in which the hidden order of the
+lines to come and of the building stack is replaced by a fixed one: they cannot cheat, whatever they read.
 
     agent = make_agent("hard", seed=7, time_budget=0.5)
     action = agent.choose(game)      # a legal action for game.decision()
@@ -30,6 +31,13 @@ from typing import Protocol
 from ..actions import Action
 from ..game import Game
 
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+"""Every computer level, weakest first: the one list the agents, the store (db.models.CPU_LEVELS), the lobby and the
+catalogues (i18n.messages.LEVELS) read. `random` is for tests and fuzzing; people choose among `OFFERED_LEVELS`."""
+
+OFFERED_LEVELS: tuple[str, ...] = LEVELS[1:]
+"""The levels the lobby offers (each has a name in the catalogues)."""
+
 
 class Agent(Protocol):
     name: str
@@ -52,14 +60,34 @@ class RandomAgent:
 from .greedy import EasyAgent  # noqa: E402
 from .search import HardAgent, MediumAgent  # noqa: E402
 
-AGENTS: dict[str, type] = {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent, "hard": HardAgent}
+AGENTS: dict[str, type] = dict(zip(LEVELS, (RandomAgent, EasyAgent, MediumAgent, HardAgent), strict=True))
+
+
+class Blindfolded:
+    """An agent that is shown only `game.view()`: what every player sees, the hidden order of the lines to come and
+    of the building stack replaced by a fixed arrangement, so it cannot cheat whatever it reads. Its other
+    attributes are the agent's (`last_playouts`, `stopped_by_clock`, ...)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+
+    def choose(self, game: Game) -> Action:
+        return self.agent.choose(game.view())
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.agent, name)
 
 
 def make_agent(name: str, seed: int = 0, **options: object) -> Agent:
     """A computer player by level name (`random`, `easy`, `medium`, `hard`); options go to its constructor
-    (`hard`, `medium`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`)."""
+    (`hard`, `medium`: `time_budget` seconds per decision, `iterations`; `easy`: `noise`). It sees only `game.view()`
+    (`random` only the legal actions)."""
     try:
         cls = AGENTS[name]
     except KeyError:
         raise ValueError(f"Unknown computer player {name!r}: choose one of {', '.join(AGENTS)}.") from None
-    return cls(seed=seed, **options)
+    agent = cls(seed=seed, **options)
+    # `random` reads nothing but legal_actions(), which the view keeps: it is spared the copy (a random game costs
+    # twice as much with it).
+    return agent if cls is RandomAgent else Blindfolded(agent)

@@ -83,7 +83,7 @@ async def test_the_database_itself_enforces_one_active_game_per_channel(store, b
 async def test_join_and_leave_keep_the_seat_order(store):
     record = await new_game(store, players=(1,))
     record = await store.join_game(record.id, record.version, Seat.human(2, "Bea", GREEN))
-    record = await store.join_game(record.id, record.version, Seat.computer(1, "expert", "Robot", BLUE))
+    record = await store.join_game(record.id, record.version, Seat.computer(1, "hard", "Robot", BLUE))
     assert [s.player_id for s in record.seats] == ["1", "2", "cpu:1"]
     assert record.seats[2].is_computer and record.seats[2].user_id is None
     assert record.version == 3

@@ -28,6 +28,11 @@ from .model import (
 if TYPE_CHECKING:
     from .server import FakeDiscord, Violation
 
+PATIENCE = 10.0
+"""Seconds the fake waits for a condition (an answer, a request, a quiet bot) before failing the test: a safety net,
+never a clock a test relies on (a passing wait returns as soon as its condition holds), so it is generous: a busy
+machine (parallel test workers, other jobs) must not fail a correct bot."""
+
 UserRef = FakeUser | str | int
 ChannelRef = FakeChannel | str | int
 
@@ -113,7 +118,7 @@ class Reply:
             raise self._fail("a modal")
         return self.interaction.modal
 
-    async def wait_message(self, *, timeout: float = 2.0) -> FakeMessage:
+    async def wait_message(self, *, timeout: float = PATIENCE) -> FakeMessage:
         """The response message once it is no longer 'thinking' (after a defer: the edit or first follow-up)."""
 
         def ready() -> FakeMessage | None:
@@ -122,7 +127,7 @@ class Reply:
 
         return await self.fake.wait_until(ready, timeout=timeout, what=f"the answer to {self.interaction.summary}")
 
-    async def wait_followups(self, count: int = 1, *, timeout: float = 2.0) -> list[FakeMessage]:
+    async def wait_followups(self, count: int = 1, *, timeout: float = PATIENCE) -> list[FakeMessage]:
         await self.fake.wait_until(
             lambda: len(self.interaction.followups) >= count,
             timeout=timeout,

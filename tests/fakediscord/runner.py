@@ -16,6 +16,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from .drivers import PATIENCE
 from .server import FakeDiscord
 
 # Builds one bot process. It may push clean-ups (closing a store, ...) onto the exit stack: they run after the
@@ -153,7 +154,7 @@ class BotRunner:
     async def restart(self) -> commands.Bot:
         """Stop the running bot and start a new one from the factory (same fake, same settings)."""
         await self.stop()
-        await self.fake.wait_until(lambda: not self.fake.connected, timeout=2.0, what="the old bot to disconnect")
+        await self.fake.wait_until(lambda: not self.fake.connected, timeout=PATIENCE, what="the old bot to disconnect")
         return await self.start()
 
     async def _cancel_bot_tasks(self) -> None:

@@ -31,7 +31,7 @@ from aiohttp import WSMsgType, web
 
 from . import limits
 from .activity import LAUNCH_ACTIVITY, Activities
-from .drivers import ClientRefused, Drivers
+from .drivers import PATIENCE, ClientRefused, Drivers
 from .faults import HTTP_CLIENT_RETRIED, SERVER_ERROR_MESSAGES, Fault, FaultInjector
 from .model import (
     ALL_PERMISSIONS,
@@ -631,7 +631,7 @@ class FakeDiscord(Drivers):
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 2.0, what: str = "") -> Any:
+    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = PATIENCE, what: str = "") -> Any:
         """Wait until `predicate()` is truthy (checked after every request and event), and return its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -648,7 +648,7 @@ class FakeDiscord(Drivers):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waiter, min(remaining, 0.02))
 
-    async def settle(self, *, quiet: float = 0.05, timeout: float = 2.0) -> None:
+    async def settle(self, *, quiet: float = 0.05, timeout: float = PATIENCE) -> None:
         """Wait until the bot has made no request for `quiet` seconds (it finished what it was doing)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -671,7 +671,7 @@ class FakeDiscord(Drivers):
         *,
         after: int = 0,
         predicate: Callable[[RecordedRequest], bool] | None = None,
-        timeout: float = 2.0,
+        timeout: float = PATIENCE,
     ) -> RecordedRequest:
         """The first request (index >= `after`) with this method whose path matches the regex `path`."""
 
