@@ -205,6 +205,16 @@ def fit_table(
     return text if len(text) <= chars else clip(text, chars)  # only a result too long for Discord by itself
 
 
+def pack_lines(lines: list[str], room: int, sep: str = " · ") -> list[str]:
+    """`lines` in at most `room` lines (at least one), in order, consecutive ones joined by `sep` as evenly as they
+    go: a final table's breakdown of seven kingdoms still fits the table's lines, every word of it kept."""
+    room = max(1, room)
+    if len(lines) <= room:
+        return lines
+    size = -(-len(lines) // room)
+    return [sep.join(lines[i : i + size]) for i in range(0, len(lines), size)]
+
+
 def _newest(events: list[str], lines: int, room: int) -> list[str]:
     """The newest events, in order, within `lines` lines and `room` characters (each with its line break)."""
     kept: list[str] = []
@@ -834,7 +844,9 @@ class GameService:
                 tail = [translate(lang, line, names=names, tiebreak=tiebreak_words(result.tiebreak, lang))]
             else:
                 tail = [translate(lang, M.WINNERS if many else M.WINNER, names=names)]
-            tail += breakdown_text(game, rec.seats, lang).splitlines()
+            # The breakdown is whole, packed into the lines left after the title and the result (with 5-8
+            # kingdoms, a tie-break or a Dynasty there would be more than MAX_TABLE_LINES).
+            tail += pack_lines(breakdown_text(game, rec.seats, lang).splitlines(), MAX_TABLE_LINES - len(head) - 2)
         else:
             d = game.decision()
             assert d is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogs.service import fit_table
+from cogs.service import fit_table, pack_lines
 
 LINE = st.text(st.characters(blacklist_categories=("Cs", "Zl", "Zp", "Cc")), min_size=1, max_size=400)
 HEAD = "**Kingdomino** — round 3/6"
@@ -56,3 +56,12 @@ def test_the_count_of_earlier_events_takes_one_line():
     events = [f"**Bot {n}** chose domino {n}." for n in range(20)]
     lines = fit_table([HEAD], [], events, [TURN, SCORES], earlier=lambda n: f"… and {n} earlier").splitlines()
     assert lines == [HEAD, "… and 16 earlier", *events[-4:], TURN, SCORES]
+
+
+@given(lines=st.lists(LINE, max_size=30), room=st.integers(min_value=-2, max_value=12))
+def test_packed_lines_keep_every_word_in_order_within_the_room(lines, room):
+    packed = pack_lines(lines, room)
+    assert len(packed) <= max(1, room) or not lines
+    assert " · ".join(packed) == " · ".join(lines), "every line whole, in order"
+    if len(lines) <= max(1, room):
+        assert packed == lines, "nothing is joined while it fits"

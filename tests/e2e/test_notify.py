@@ -275,6 +275,17 @@ async def test_every_table_of_a_royal_wedding_for_eight_has_at_most_eight_lines(
     assert "knights in reserve" in scores.content, "the economy is one look away"
 
 
+async def test_the_final_table_of_seven_kingdoms_keeps_every_breakdown_within_eight_lines(fake, bot):
+    lobby = await open_lobby(fake, fake.alice, CH, game="royal-wedding", players=7, computers=6, computer_level="easy")
+    await (await fake.click(fake.alice, lobby, "Start")).wait_message()
+    await play_game(fake, bot, CH, {str(fake.alice.id): fake.alice}, seed=5)
+    final = [m for m in fake.messages_in(CH) if any(a.filename == "table.png" for a in m.attachments)][-1]
+    lines = final.content.splitlines()
+    assert "final table" in lines[0] and len(lines) <= 8, final.content
+    for n in range(1, 7):  # every kingdom's breakdown is there, packed two or three to a line
+        assert f"Bot {n} (easy)" in final.content
+
+
 async def test_rematch_is_the_players_button_and_a_watcher_joins_its_table(fake, bot):
     # As the README says: the players take their seat with Rematch; someone who watched is refused with the way in.
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
