@@ -839,18 +839,24 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
     await after_action(interaction, gid, player, warning=warning, done_for_you=mine)
 
 
+class _AtVersionPart:
+    """Mixin of the panel's long lists, split in parts: custom id kd:<kind>:<game id>:<version>:<part>."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["ver"]), int(match["part"]))
+
+
 class SpotSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"kd:spot:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)"
+    _AtVersionPart,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"kd:spot:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)",
 ):
     """A list of placements (cell and direction): the one chosen is previewed."""
 
     def __init__(self, gid: int, ver: int, part: int, *, options=(), placeholder: str = "Spot") -> None:
         super().__init__(_list(f"kd:spot:{gid}:{ver}:{part}", options, placeholder))
         self.gid, self.ver = gid, ver
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), int(match["ver"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
@@ -885,15 +891,13 @@ class _AtVersion:
 
 
 class CellSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cell:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)"
+    _AtVersionPart,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"kd:cell:(?P<gid>\d+):(?P<ver>\d+):(?P<part>\d+)",
 ):
     def __init__(self, gid: int, ver: int, part: int, *, options=(), placeholder: str = "Cell") -> None:
         super().__init__(_list(f"kd:cell:{gid}:{ver}:{part}", options, placeholder))
         self.gid, self.ver = gid, ver
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), int(match["ver"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
