@@ -9,6 +9,7 @@ spots that score most (the buttons, one tap less). The typical turn is the media
 
 from __future__ import annotations
 
+import asyncio
 import random
 import statistics
 
@@ -70,6 +71,19 @@ def _at(rec):
     return None if d is None else (d.player, turn_key(rec.game), d.king), d
 
 
+async def _passed(bot, channel_id: int, key):
+    """The record once it no longer shows the decision `key` (the panel said the turn passed): waits for that
+    condition, up to a bound that only a lost move would reach."""
+    for _ in range(400):
+        await bot.service.idle()
+        rec = await active_record(bot, channel_id)
+        now, nd = _at(rec)
+        if now != key:
+            return rec, now, nd
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the panel said the turn passed, the game still waits for {key}")
+
+
 async def count_game(fake, bot, people: dict, *, seed: int) -> dict[str, list[int]]:
     """Plays the channel's game to its end; the taps of each turn, by the turn's first step: `place`, or another
     (`first_claim`; `claim`, `tax`, `build` when the domino could not be placed and was discarded)."""
@@ -91,6 +105,8 @@ async def count_game(fake, bot, people: dict, *, seed: int) -> dict[str, list[in
             panel = await _step(fake, user, panel, rng)
             rec = await active_record(bot, channel_id)
             now, nd = _at(rec)
+            if now == key and "Done ✔" in panel.content:  # the turn has passed: wait until the store shows it
+                rec, now, nd = await _passed(bot, channel_id, key)
             if now == key:
                 continue
             turns.setdefault(kind, []).append(taps.n - start)
