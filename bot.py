@@ -96,7 +96,7 @@ class KingdominoBot(commands.AutoShardedBot):
             service.stop_all()
             from cogs import pictures
 
-            pictures.close()
+            await pictures.aclose()
             if service.ai_pool is not None:
                 await service.ai_pool.close(cancel=True)
         await super().close()

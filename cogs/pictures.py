@@ -337,6 +337,7 @@ class PicturePool:
         self._failed: set[str] = set()
         self._inflight: dict[str, asyncio.Future] = {}
         self._inflight_jobs: dict[str, _Job] = {}  # the queued job of each drawing in `_inflight`
+        self._tasks: set[asyncio.Task] = set()  # the drawings at work: held, so none is collected mid-way
         self._tickets: Counter[tuple] = Counter()
         self.stats = {"drawn": 0, "failed": 0, "restarts": 0, "in_threads": 0}
         self.counts: Counter[str] = Counter()  # "busy", "kept" (answered from the cache), "<priority>" started
@@ -470,7 +471,9 @@ class PicturePool:
             lane.running += 1
             self.counts[job.priority.name.lower()] += 1
             self.order.append((job.priority, _name(job.fn)))
-            asyncio.get_running_loop().create_task(self._run(lane, job))
+            task = asyncio.get_running_loop().create_task(self._run(lane, job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _run(self, lane: _Lane, job: _Job) -> None:
         try:
@@ -530,8 +533,16 @@ class PicturePool:
 
     def close(self) -> None:
         """Stop the workers (pictures still being drawn are given up)."""
+        for task in list(self._tasks):
+            task.cancel()
         self.light.close()
         self.heavy.close()
+
+    async def aclose(self) -> None:
+        """`close`, then wait until the drawings given up have ended (the bot's shutdown leaves no task pending)."""
+        tasks = list(self._tasks)
+        self.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 _pool = PicturePool()
@@ -569,6 +580,11 @@ def admitted(priority: Priority | None, asker: Asker | None) -> contextlib.Abstr
 
 def close() -> None:
     _pool.close()
+
+
+async def aclose() -> None:
+    """`PicturePool.aclose` of the bot's pool."""
+    await _pool.aclose()
 
 
 def _name(fn: Callable[..., Any]) -> str:

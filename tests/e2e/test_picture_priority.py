@@ -293,3 +293,17 @@ async def test_the_replay_and_chart_of_the_final_table_are_the_ones_a_look_shows
         posted_file.fp.seek(0)
         assert look.attachments[0].data == posted_file.fp.read()
     assert sum(counter.seen.values()) == drawn
+
+
+async def test_closing_the_pool_ends_its_drawings_so_no_task_is_left_pending(monkeypatch):
+    """The bot's shutdown (`pictures.aclose`) gives up the drawings at work and waits until their tasks have ended:
+    none is left pending for the loop to destroy ("Task was destroyed but it is pending", seen in bench_load)."""
+    gate = Gate("hold")
+    pool = PicturePool(0, thread_slots=1)
+    held = await _held(pool, gate, monkeypatch)
+    assert len(pool._tasks) == 1, "the drawing at work is held by the pool"
+    await pool.aclose()
+    assert not pool._tasks, "every drawing's task has ended"
+    with pytest.raises(asyncio.CancelledError):
+        await held  # the picture is given up: its caller hears so
+    gate.open.set()  # let the thread it was drawing in finish
