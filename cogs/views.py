@@ -17,6 +17,7 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax
 from render.alt import kingdom_alt_text
+from render.kingdom import preview_score
 from render.panels import render_confirm, stack_pictures
 
 from . import pictures
@@ -199,11 +200,12 @@ def kingdom_alt(rec: GameRecord, game: Game, kingdom: int, lang: str = "en") -> 
 
 
 def placement_gain(game: Game, kingdom: int, action: Place) -> int:
-    """How many points placing this way adds to the kingdom's score right now."""
-    before = game.scores()[kingdom].total
-    trial = game.clone()
-    trial.apply(action)
-    return trial.scores()[kingdom].total - before
+    """How many points placing the decision's domino this way adds to the kingdom's score right now (the engine's
+    scoring of the kingdom alone, as the previews draw it: no copy of the whole game per spot)."""
+    d = game.decision()
+    assert d is not None and d.domino is not None
+    before, after = preview_score(game, kingdom, d.domino, action.placement)
+    return after - before
 
 
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:

@@ -24,12 +24,12 @@ from cogs.common import (
     their_turn,
 )
 from cogs.service import same_turn_step, skip_optional
+from cogs.views import placement_gain as views_placement_gain
 from db.models import GameRecord, GameStatus
 from engine import Game, domino
-from engine.actions import BribeDragon, Build, Claim, Skip, Tax
+from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
 from engine.config import PLAYER_RANGE
 from engine.kingdom import Placement
-from engine.scoring import score_kingdom
 from i18n import messages as M
 from i18n import translate, translate_plural
 from render.palette import PLAYER_COLOURS
@@ -107,21 +107,9 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
 
 
 def placement_gain(game: Game, kingdom: int, placement: Placement) -> int:
-    """Points the kingdom's score gains now with the domino of the decision put down this way (the engine's
-    scoring of a copy of the kingdom)."""
-    k = game.kingdoms[kingdom]
-    v = game.config.variants
-    options = {
-        "queendomino": game.queendomino_rules,
-        "hosts_queen": game.queen == kingdom,
-        "middle_kingdom": "middle-kingdom" in v,
-        "harmony": "harmony" in v,
-    }
-    trial = k.clone()
-    d = game.decision()
-    assert d is not None and d.domino is not None
-    trial.put(domino(d.domino), placement)
-    return score_kingdom(trial, **options).total - score_kingdom(k, **options).total
+    """Points the kingdom's score gains now with the decision's domino put down this way: the same figure the
+    Discord panel shows (cogs.views.placement_gain)."""
+    return views_placement_gain(game, kingdom, Place(placement.row, placement.col, placement.direction))
 
 
 def _step_actions(game: Game, player: str, kind: str) -> list:
