@@ -57,9 +57,18 @@ class ActivityLaunch:
 
     instance_id: str
     interaction: FakeInteraction
-    user: FakeUser
-    channel: FakeChannel
-    guild_id: int | None
+
+    @property
+    def user(self) -> FakeUser:
+        return self.interaction.user
+
+    @property
+    def channel(self) -> FakeChannel:
+        return self.interaction.channel
+
+    @property
+    def guild_id(self) -> int | None:
+        return self.interaction.channel.guild_id
 
 
 @dataclass
@@ -99,7 +108,7 @@ class Activities:
                 it,
                 kind="bad response",
             )
-        launch = ActivityLaunch("i-" + secrets.token_hex(8), it, it.user, it.channel, it.channel.guild_id)
+        launch = ActivityLaunch("i-" + secrets.token_hex(8), it)
         self.launches.append(launch)
         self.fake._say(it.channel.label, f"{self.fake.bot_user.name} launched its Activity for {it.user.name}")
         return {"id": launch.instance_id}

@@ -1826,11 +1826,7 @@ class FakeDiscord(Drivers):
         if kind == LAUNCH_ACTIVITY:
             instance = self.activities.launch(it)
             it.callback_type = kind
-            response = self._callback_response(it, kind, None)
-            body = json.loads(response.body)  # type: ignore[arg-type]
-            body["interaction"]["activity_instance_id"] = instance["id"]
-            body["resource"]["activity_instance"] = instance
-            return json_response(body)
+            return self._callback_response(it, kind, None, activity_instance=instance)
         if kind == Callback.DEFERRED_UPDATE_MESSAGE:
             it.callback_type = kind
             it.original = it.message
@@ -1882,10 +1878,19 @@ class FakeDiscord(Drivers):
         return str(inner.get("label") or inner.get("custom_id") or "")
 
     def _callback_response(
-        self, it: FakeInteraction, kind: int, msg: FakeMessage | None, payload: dict[str, Any] | None = None
+        self,
+        it: FakeInteraction,
+        kind: int,
+        msg: FakeMessage | None,
+        payload: dict[str, Any] | None = None,
+        *,
+        activity_instance: dict[str, Any] | None = None,
     ) -> web.Response:
         interaction: dict[str, Any] = {"id": str(it.id), "type": it.type}
         resource: dict[str, Any] = {"type": kind}
+        if activity_instance is not None:  # LAUNCH_ACTIVITY
+            interaction["activity_instance_id"] = activity_instance["id"]
+            resource["activity_instance"] = activity_instance
         if msg is not None:
             interaction["response_message_id"] = str(msg.id)
             interaction["response_message_loading"] = msg.loading
