@@ -424,56 +424,11 @@ class Game:
         return events
 
     def _apply(self, d: Decision, action: Action) -> list[Event]:
-        k = self.kingdoms[d.kingdom]
+        """Check `action` against decision `d` and carry it out: one method per kind of decision."""
         if d.kind in (FIRST_CLAIM, CLAIM):
-            if not isinstance(action, Claim):
-                raise WrongPhase(
-                    f"{d.player} must {d.words}, not {action.text}.",
-                    "wrong_phase",
-                    {"player": d.player, "phase": d.kind, "action": action.text},
-                )
-            line = self.current_line if d.kind == FIRST_CLAIM else self.next_line
-            for slot in line:
-                if slot[0] == action.domino:
-                    if slot[1] is not None:
-                        raise IllegalAction(
-                            f"Domino {action.domino} is already taken: choose a free one.",
-                            "domino_taken",
-                            {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
-                        )
-                    slot[1] = d.king
-                    return [
-                        Event("claimed", d.player, f"{d.player} claimed {action.domino}.", {"domino": action.domino})
-                    ]
-            free = ", ".join(dom for dom, king in line if king is None)
-            raise IllegalAction(
-                f"Domino {action.domino} is not in the line: choose one of {free}.",
-                "domino_not_in_line",
-                {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
-            )
+            return self._apply_claim(d, action)
         if d.kind == PLACE:
-            if not isinstance(action, Place):
-                raise WrongPhase(
-                    f"{d.player} must place domino {d.domino} first, not {action.text}.",
-                    "must_place_first",
-                    {"player": d.player, "domino": d.domino, "action": action.text},
-                )
-            dom = domino(d.domino)  # type: ignore[arg-type]
-            refusal = k.placement_refusal(dom, action.placement)
-            if refusal is not None:
-                code, params, problem = refusal
-                raise IllegalPlacement(f"{action.text}: {problem}", code, {"action": action.text, **params})
-            placement = action.placement
-            k.put(dom, placement)
-            self.placed_this_turn = placement.cells
-            return [
-                Event(
-                    "placed",
-                    d.player,
-                    f"{d.player} placed {dom} at {action.text[6:]}.",
-                    {"domino": dom.id, "cell": cell_name(action.row, action.col), "direction": action.direction},
-                )
-            ]
+            return self._apply_place(d, action)
         if isinstance(action, Skip):
             if d.kind not in OPTIONAL_PHASES:
                 raise WrongPhase(
@@ -483,95 +438,154 @@ class Game:
                 )
             return []
         if d.kind == TAX:
-            if not isinstance(action, Tax):
-                raise WrongPhase(
-                    f"{d.player} must first decide on tax (send knights or skip), not {action.text}.",
-                    "wrong_phase",
-                    {"player": d.player, "phase": d.kind, "action": action.text},
-                )
-            cells = action.cells
-            if not 1 <= len(cells) <= 2 or len(set(cells)) != len(cells):
-                raise IllegalAction(
-                    "Send one or two knights, at most one on each square of the domino.",
-                    "tax_knight_count",
-                    {"knights": len(cells)},
-                )
-            if any(c not in self.placed_this_turn for c in cells):  # type: ignore[operator]
-                cell_names = [cell_name(*c) for c in self.placed_this_turn]  # type: ignore[union-attr]
-                raise IllegalAction(
-                    f"Knights go on the domino just placed: {' or '.join(cell_names)}.",
-                    "tax_cells",
-                    {"cells": cell_names},
-                )
-            sent = k.knights_sent_this_round
-            if sent + len(cells) > KNIGHTS_PER_ROUND:
-                left = KNIGHTS_PER_ROUND - sent
-                raise IllegalAction(
-                    f"Your kingdom has already sent {sent} knight{'s' if sent != 1 else ''} this round and may send "
-                    f"at most {KNIGHTS_PER_ROUND} per round: "
-                    + (f"send {left} more at most." if left > 0 else "skip the tax until the next round."),
-                    "knights_per_round",
-                    {"sent": sent, "limit": KNIGHTS_PER_ROUND, "left": left, "wanted": len(cells)},
-                )
-            if k.knights_reserve < len(cells):
-                raise IllegalAction(
-                    f"You have {k.knights_reserve} knight in reserve, not {len(cells)}.",
-                    "knights_reserve",
-                    {"reserve": k.knights_reserve, "wanted": len(cells)},
-                )
-            coins = sum(self.tax_coins(d.kingdom, c) for c in cells)
-            k.knights_reserve -= len(cells)
-            k.knights_sent_this_round += len(cells)
-            k.knights_placed.extend(cells)
-            k.coins += coins
-            cell_names = [cell_name(*c) for c in cells]
-            return [
-                Event(
-                    "taxed",
-                    d.player,
-                    f"{d.player} sent knights to {' and '.join(cell_names)} and collected {coins} coins.",
-                    {"cells": cell_names, "knights": len(cells), "coins": coins},
-                )
-            ]
+            return self._apply_tax(d, action)
         if d.kind == BUILD:
             if not isinstance(action, Build):
-                raise WrongPhase(
-                    f"{d.player} must decide on building (build or skip), not {action.text}.",
-                    "wrong_phase",
-                    {"player": d.player, "phase": d.kind, "action": action.text},
-                )
-            return self._build(d, k, action)
+                raise self._wrong_action(d, action, "decide on building (build or skip)")
+            return self._build(d, self.kingdoms[d.kingdom], action)
         if d.kind == DRAGON:
-            if not isinstance(action, BribeDragon):
-                raise WrongPhase(
-                    f"{d.player} must decide on the dragon (bribe or skip), not {action.text}.",
-                    "wrong_phase",
-                    {"player": d.player, "phase": d.kind, "action": action.text},
-                )
-            refusal = self.dragon_refusal(d.kingdom)
-            if refusal:
-                raise IllegalAction(refusal[2], refusal[0], refusal[1])
-            if not 0 <= action.slot < len(self.board) or self.board[action.slot] is None:
-                raise IllegalAction(
-                    f"Slot {action.slot} of the builders' board holds no building.", "empty_slot", {"slot": action.slot}
-                )
-            burned = self.board[action.slot]
-            self.board[action.slot] = None
-            self.burned.append(burned)  # type: ignore[arg-type]
-            self.dragon_slot = action.slot
-            k.coins -= builders_board_spec().dragon_bribe
-            name = building(burned).name  # type: ignore[arg-type]
-            return [
-                Event(
-                    "dragon",
-                    d.player,
-                    f"{d.player} bribed the dragon, which burned the {name}.",
-                    {"building": burned, "slot": action.slot, "coins": builders_board_spec().dragon_bribe},
-                )
-            ]
+            return self._apply_dragon(d, action)
         raise WrongPhase(
             f"{d.player} must {d.words}.", "wrong_phase", {"player": d.player, "phase": d.kind}
         )  # pragma: no cover
+
+    @staticmethod
+    def _wrong_action(d: Decision, action: Action, must: str) -> WrongPhase:
+        """The refusal of an action of another kind than decision `d` asks for (`must`: what the player must do)."""
+        return WrongPhase(
+            f"{d.player} must {must}, not {action.text}.",
+            "wrong_phase",
+            {"player": d.player, "phase": d.kind, "action": action.text},
+        )
+
+    def _apply_claim(self, d: Decision, action: Action) -> list[Event]:
+        """A king claims a domino of the current line (first claim) or of the next line."""
+        if not isinstance(action, Claim):
+            raise self._wrong_action(d, action, d.words)
+        line = self.current_line if d.kind == FIRST_CLAIM else self.next_line
+        for slot in line:
+            if slot[0] == action.domino:
+                if slot[1] is not None:
+                    raise IllegalAction(
+                        f"Domino {action.domino} is already taken: choose a free one.",
+                        "domino_taken",
+                        {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
+                    )
+                slot[1] = d.king
+                return [Event("claimed", d.player, f"{d.player} claimed {action.domino}.", {"domino": action.domino})]
+        free = ", ".join(dom for dom, king in line if king is None)
+        raise IllegalAction(
+            f"Domino {action.domino} is not in the line: choose one of {free}.",
+            "domino_not_in_line",
+            {"domino": action.domino, "free": [dom for dom, king in line if king is None]},
+        )
+
+    def _apply_place(self, d: Decision, action: Action) -> list[Event]:
+        """The player puts their claimed domino into their kingdom."""
+        if not isinstance(action, Place):
+            raise WrongPhase(
+                f"{d.player} must place domino {d.domino} first, not {action.text}.",
+                "must_place_first",
+                {"player": d.player, "domino": d.domino, "action": action.text},
+            )
+        k = self.kingdoms[d.kingdom]
+        dom = domino(d.domino)  # type: ignore[arg-type]
+        refusal = k.placement_refusal(dom, action.placement)
+        if refusal is not None:
+            code, params, problem = refusal
+            raise IllegalPlacement(f"{action.text}: {problem}", code, {"action": action.text, **params})
+        placement = action.placement
+        k.put(dom, placement)
+        self.placed_this_turn = placement.cells
+        return [
+            Event(
+                "placed",
+                d.player,
+                f"{d.player} placed {dom} at {action.text[6:]}.",
+                {"domino": dom.id, "cell": cell_name(action.row, action.col), "direction": action.direction},
+            )
+        ]
+
+    def _apply_tax(self, d: Decision, action: Action) -> list[Event]:
+        """Queendomino: knights sent onto the domino just placed collect its tax."""
+        if not isinstance(action, Tax):
+            raise self._wrong_action(d, action, "first decide on tax (send knights or skip)")
+        k = self.kingdoms[d.kingdom]
+        cells = action.cells
+        self._check_tax_knights(k, cells)
+        coins = sum(self.tax_coins(d.kingdom, c) for c in cells)
+        k.knights_reserve -= len(cells)
+        k.knights_sent_this_round += len(cells)
+        k.knights_placed.extend(cells)
+        k.coins += coins
+        cell_names = [cell_name(*c) for c in cells]
+        return [
+            Event(
+                "taxed",
+                d.player,
+                f"{d.player} sent knights to {' and '.join(cell_names)} and collected {coins} coins.",
+                {"cells": cell_names, "knights": len(cells), "coins": coins},
+            )
+        ]
+
+    def _check_tax_knights(self, k: Kingdom, cells: tuple[tuple[int, int], ...]) -> None:
+        """Raise IllegalAction unless kingdom `k` may send knights to `cells` now."""
+        if not 1 <= len(cells) <= 2 or len(set(cells)) != len(cells):
+            raise IllegalAction(
+                "Send one or two knights, at most one on each square of the domino.",
+                "tax_knight_count",
+                {"knights": len(cells)},
+            )
+        if any(c not in self.placed_this_turn for c in cells):  # type: ignore[operator]
+            cell_names = [cell_name(*c) for c in self.placed_this_turn]  # type: ignore[union-attr]
+            raise IllegalAction(
+                f"Knights go on the domino just placed: {' or '.join(cell_names)}.",
+                "tax_cells",
+                {"cells": cell_names},
+            )
+        sent = k.knights_sent_this_round
+        if sent + len(cells) > KNIGHTS_PER_ROUND:
+            left = KNIGHTS_PER_ROUND - sent
+            raise IllegalAction(
+                f"Your kingdom has already sent {sent} knight{'s' if sent != 1 else ''} this round and may send "
+                f"at most {KNIGHTS_PER_ROUND} per round: "
+                + (f"send {left} more at most." if left > 0 else "skip the tax until the next round."),
+                "knights_per_round",
+                {"sent": sent, "limit": KNIGHTS_PER_ROUND, "left": left, "wanted": len(cells)},
+            )
+        if k.knights_reserve < len(cells):
+            raise IllegalAction(
+                f"You have {k.knights_reserve} knight in reserve, not {len(cells)}.",
+                "knights_reserve",
+                {"reserve": k.knights_reserve, "wanted": len(cells)},
+            )
+
+    def _apply_dragon(self, d: Decision, action: Action) -> list[Event]:
+        """Queendomino: the player bribes the dragon to burn a building of the builders' board."""
+        if not isinstance(action, BribeDragon):
+            raise self._wrong_action(d, action, "decide on the dragon (bribe or skip)")
+        refusal = self.dragon_refusal(d.kingdom)
+        if refusal:
+            raise IllegalAction(refusal[2], refusal[0], refusal[1])
+        if not 0 <= action.slot < len(self.board) or self.board[action.slot] is None:
+            raise IllegalAction(
+                f"Slot {action.slot} of the builders' board holds no building.", "empty_slot", {"slot": action.slot}
+            )
+        burned = self.board[action.slot]
+        self.board[action.slot] = None
+        self.burned.append(burned)  # type: ignore[arg-type]
+        self.dragon_slot = action.slot
+        k = self.kingdoms[d.kingdom]
+        k.coins -= builders_board_spec().dragon_bribe
+        name = building(burned).name  # type: ignore[arg-type]
+        return [
+            Event(
+                "dragon",
+                d.player,
+                f"{d.player} bribed the dragon, which burned the {name}.",
+                {"building": burned, "slot": action.slot, "coins": builders_board_spec().dragon_bribe},
+            )
+        ]
 
     def _build(self, d: Decision, k: Kingdom, action: Build) -> list[Event]:
         if not 0 <= action.slot < len(self.board) or self.board[action.slot] is None:
