@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine import Game
+from engine import Game, Result, ScoreBreakdown
 from engine.components import TERRAINS, building
 from i18n import TERMS, term, translate
 from i18n import messages as M
@@ -98,31 +98,43 @@ def _columns(game: Game, tiebreak: str | None, lang: str = EN) -> list[Column]:
     return cols
 
 
-def render_score_sheet(
-    game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
-) -> bytes:
-    """The score sheet as PNG bytes: final when the game is over, else the scores so far.
+@dataclass(frozen=True)
+class _Sheet:
+    """What the score sheet shows and its layout, worked out once before drawing."""
 
-    One column per kingdom (player or team), best first, one row per part of the score (each terrain, the queen,
-    buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
-    decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
+    game: Game
+    lang: str
+    names: Mapping[str, str]
+    colours: Mapping[str, RGB]
+    breakdowns: list[ScoreBreakdown]
+    result: Result | None
+    order: list[int]  # the kingdoms, best first: one column each
+    winners: set[int]
+    parts: list[Column]  # one row each
+    match: list[int]  # each kingdom's total (over every game with Dynasty)
+    details: list[tuple[int, str]]  # per kingdom with buildings: their names and points
+    col_w: int
+    width: int
+    head_h: int
+    height: int
+
+    @property
+    def tiebreak(self) -> str | None:
+        return self.result.tiebreak if self.result else None
+
+
+def _sheet(game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, lang: str) -> _Sheet:
     lang = picture_lang(lang)
-    names = player_names(game, names, lang)
-    colours = player_colours(game, colours)
     breakdowns = game.scores()
-    over = game.is_over
-    result = game.result() if over else None
+    result = game.result() if game.is_over else None
     order = list(result.order if result else game.ranking().order)
-    winners = set(result.winner_kingdoms) if result else set()
-    tiebreak = result.tiebreak if result else None
-    parts = _columns(game, tiebreak, lang)
+    parts = _columns(game, result.tiebreak if result else None, lang)
     deals = game.config.deals
     match = game.match_totals() if deals > 1 else [b.total for b in breakdowns]
     if result is not None and deals > 1:
         match = list(result.totals)
-    n = len(order)
-    col_w = 150 if n <= 4 else 112
-    width = PAD * 2 + LABEL_W + n * col_w
+    col_w = 150 if len(order) <= 4 else 112
+    width = PAD * 2 + LABEL_W + len(order) * col_w
     details = [
         (
             i,
@@ -137,13 +149,53 @@ def render_score_sheet(
     teams = any(len(game.kingdoms[i].players) > 1 for i in order)
     head_h = 156 if teams else 128
     height = HEAD_H + head_h + len(parts) * (PART_H + 2) + 20 + len(details) * 26 * 2 + 150 + PAD
-    im = Image.new("RGB", (width, height), BACKGROUND)
-    draw = Draw(im)
+    return _Sheet(
+        game=game,
+        lang=lang,
+        names=player_names(game, names, lang),
+        colours=player_colours(game, colours),
+        breakdowns=breakdowns,
+        result=result,
+        order=order,
+        winners=set(result.winner_kingdoms) if result else set(),
+        parts=parts,
+        match=match,
+        details=details,
+        col_w=col_w,
+        width=width,
+        head_h=head_h,
+        height=height,
+    )
 
-    # Title.
+
+def render_score_sheet(
+    game: Game, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> bytes:
+    """The score sheet as PNG bytes: final when the game is over, else the scores so far.
+
+    One column per kingdom (player or team), best first, one row per part of the score (each terrain, the queen,
+    buildings, coins, bonuses; with Dynasty each game's total), the total last; the tie-break's figures when one
+    decided. Narrow enough for a phone: at most 1000 pixels wide (seven kingdoms), 800 for four."""
+    s = _sheet(game, names, colours, lang)
+    im = Image.new("RGB", (s.width, s.height), BACKGROUND)
+    draw = Draw(im)
+    _draw_title(im, draw, s)
+    for c, i in enumerate(s.order):
+        _draw_column_head(im, draw, s, c, i)
+    y = HEAD_H + s.head_h
+    _draw_rows(im, draw, s, y)
+    y += len(s.parts) * (PART_H + 2) + 20
+    y = _draw_words(draw, s, y)
+    return encode(im.crop((0, 0, s.width, min(s.height, y + PAD))))
+
+
+def _draw_title(im: Image.Image, draw: Draw, s: _Sheet) -> None:
+    """The title band (final or so far; the game, its seats and variants, the round) and Dynasty's game number."""
+    game, lang, width = s.game, s.lang, s.width
     draw.rectangle((0, 0, width, HEAD_H - 14), fill=PANEL)
     icons.paste(im, "crown", PAD, 18, 40)
     x = PAD + 52
+    over = game.is_over
     title = say(lang, "Final scores", M.PIC_FINAL_SCORES) if over else say(lang, "Scores so far", M.PIC_SCORES_SO_FAR)
     text(draw, (x, 28), title, 28, bold=True, anchor="lm")
     cfg = game.config
@@ -158,52 +210,55 @@ def render_score_sheet(
         english = f"round {game.round}/{game.setup.rounds}"
         sub += " · " + say(lang, english, M.PIC_ROUND_OF, round=game.round, rounds=game.setup.rounds)
     text(draw, (x, 58), sub, 17, fill=MUTED, anchor="lm", max_width=width - x - PAD)
+    deals = cfg.deals
     if deals > 1:  # the parts are the current (or last) game's; the games' totals follow
         shown_deal = min(game.deal + 1, deals)
         game_n = say(lang, f"Game {shown_deal}", M.PIC_GAME_N, number=shown_deal)
         text(draw, (PAD + 4, HEAD_H + 92), game_n, 20, bold=True, fill=TEXT, anchor="lm")
         text(draw, (PAD + 4, HEAD_H + 114), say(lang, "in detail:", M.PIC_IN_DETAIL), 17, fill=MUTED, anchor="lm")
 
-    # Column heads: rank (a crown for the winner), kings with seat badges, names.
-    y = HEAD_H
-    x0 = PAD + LABEL_W
-    for c, i in enumerate(order):
-        cx0 = x0 + c * col_w
-        winner = i in winners
-        box = (cx0 + 3, y, cx0 + col_w - 3, y + head_h + len(parts) * (PART_H + 2) + 6)
-        draw.rounded_rectangle(box, radius=12, fill=WINNER_ROW if winner else PANEL,
-                               outline=GOLD if winner else PANEL_EDGE, width=2 if winner else 1)  # fmt: skip
-        band = game.kingdoms[i].players
-        bw = (col_w - 28) / len(band)
-        for j, p in enumerate(band):  # the kingdom's colour; a team's two colours side by side
-            draw.rounded_rectangle((cx0 + 14 + j * bw, y + 8, cx0 + 14 + (j + 1) * bw - 1, y + 13), radius=2,
-                                   fill=colours[p])  # fmt: skip
 
-        mid = cx0 + col_w / 2
-        if winner:
-            icons.paste(im, "crown", mid - 16, y + 20, 32)
-        else:
-            text(draw, (mid, y + 36), f"#{c + 1}", 22, bold=True, fill=MUTED, anchor="mm")
-        players = game.kingdoms[i].players
-        shown = fit_names({p: names[p] for p in players}, NAME_SIZE, col_w - 14)
-        ky = y + 60
-        kx = mid - len(players) * 22
-        for p in players:
-            king_token(im, draw, kx, ky, 36, colours[p], seat_of(game, p))
-            kx += 44
-        ny = ky + 50
-        for p in players:
-            text(draw, (mid, ny), shown[p], NAME_SIZE, bold=True, anchor="mm", max_width=col_w - 12)
-            ny += 26
+def _draw_column_head(im: Image.Image, draw: Draw, s: _Sheet, c: int, i: int) -> None:
+    """Column `c` (kingdom `i`): its card, rank (a crown for the winner), kings with seat badges, names."""
+    game, colours, col_w, y = s.game, s.colours, s.col_w, HEAD_H
+    cx0 = PAD + LABEL_W + c * col_w
+    winner = i in s.winners
+    box = (cx0 + 3, y, cx0 + col_w - 3, y + s.head_h + len(s.parts) * (PART_H + 2) + 6)
+    draw.rounded_rectangle(box, radius=12, fill=WINNER_ROW if winner else PANEL,
+                           outline=GOLD if winner else PANEL_EDGE, width=2 if winner else 1)  # fmt: skip
+    band = game.kingdoms[i].players
+    bw = (col_w - 28) / len(band)
+    for j, p in enumerate(band):  # the kingdom's colour; a team's two colours side by side
+        draw.rounded_rectangle((cx0 + 14 + j * bw, y + 8, cx0 + 14 + (j + 1) * bw - 1, y + 13), radius=2,
+                               fill=colours[p])  # fmt: skip
 
-    # Rows: each part of the score, then the total.
-    y += head_h
-    stripe = Image.new("RGBA", (width - 2 * PAD, PART_H), (255, 255, 255, 12))
-    for r, part in enumerate(parts):
+    mid = cx0 + col_w / 2
+    if winner:
+        icons.paste(im, "crown", mid - 16, y + 20, 32)
+    else:
+        text(draw, (mid, y + 36), f"#{c + 1}", 22, bold=True, fill=MUTED, anchor="mm")
+    players = game.kingdoms[i].players
+    shown = fit_names({p: s.names[p] for p in players}, NAME_SIZE, col_w - 14)
+    ky = y + 60
+    kx = mid - len(players) * 22
+    for p in players:
+        king_token(im, draw, kx, ky, 36, colours[p], seat_of(game, p))
+        kx += 44
+    ny = ky + 50
+    for p in players:
+        text(draw, (mid, ny), shown[p], NAME_SIZE, bold=True, anchor="mm", max_width=col_w - 12)
+        ny += 26
+
+
+def _draw_rows(im: Image.Image, draw: Draw, s: _Sheet, y: int) -> None:
+    """From `y` down: a row per part of the score (its icon, its name, each kingdom's figure), the total last."""
+    stripe = Image.new("RGBA", (s.width - 2 * PAD, PART_H), (255, 255, 255, 12))
+    values = [_values(s.game, i, s.breakdowns[i], s.match) for i in s.order]
+    for r, part in enumerate(s.parts):
         ry = y + r * (PART_H + 2)
         total = part.key == "total"
         if total:
-            draw.line((PAD, ry - 1, width - PAD, ry - 1), fill=PANEL_EDGE, width=2)
+            draw.line((PAD, ry - 1, s.width - PAD, ry - 1), fill=PANEL_EDGE, width=2)
         elif r % 2:  # a light veil, so the winner's column keeps its colour
             im.paste(stripe, (PAD, ry), stripe)
         cy = ry + PART_H / 2
@@ -218,35 +273,39 @@ def render_score_sheet(
         size = 20 if total else fit_size(label, 18, LABEL_W - 44, smallest=14)  # Spanish "Campo de trigo"
         text(draw, (lx + 38, cy), label, size, bold=total, fill=TEXT if total else MUTED, anchor="lm",
              max_width=LABEL_W - 44)  # fmt: skip
-        for c, i in enumerate(order):
-            value = _values(game, i, breakdowns[i], match).get(part.key, 0)
-            mid = x0 + c * col_w + col_w / 2
-            winner = i in winners
-            if total:
-                text(draw, (mid, cy), str(value), 30, bold=True, fill=GOLD if winner else TEXT, anchor="mm")
-            elif part.key in ("largest", "crowns", "coins_left"):
-                decisive = tiebreak is not None and _decides(tiebreak, part.key)
-                text(draw, (mid, cy), str(value), 20, bold=decisive, fill=GOLD if decisive and winner else MUTED,
-                     anchor="mm")  # fmt: skip
-            elif value:
-                text(draw, (mid, cy), str(value), 22, bold=True, fill=TEXT, anchor="mm")
-            else:
-                text(draw, (mid, cy), "–", 20, fill=FAINT, anchor="mm")
-    y += len(parts) * (PART_H + 2) + 20
+        for c, i in enumerate(s.order):
+            mid = PAD + LABEL_W + c * s.col_w + s.col_w / 2
+            _draw_figure(draw, s, part.key, values[c].get(part.key, 0), (mid, cy), i in s.winners)
 
-    # Buildings in detail, then the winner in words and the tie-break.
-    for i, words in details:
-        who = " & ".join(names[p] for p in game.kingdoms[i].players)
+
+def _draw_figure(draw: Draw, s: _Sheet, key: str, value: int, at: tuple[float, float], winner: bool) -> None:
+    """One kingdom's figure for part `key`: the total large, the tie-break's figures gold where they decided."""
+    if key == "total":
+        text(draw, at, str(value), 30, bold=True, fill=GOLD if winner else TEXT, anchor="mm")
+    elif key in ("largest", "crowns", "coins_left"):
+        decisive = s.tiebreak is not None and _decides(s.tiebreak, key)
+        text(draw, at, str(value), 20, bold=decisive, fill=GOLD if decisive and winner else MUTED, anchor="mm")
+    elif value:
+        text(draw, at, str(value), 22, bold=True, fill=TEXT, anchor="mm")
+    else:
+        text(draw, at, "–", 20, fill=FAINT, anchor="mm")
+
+
+def _draw_words(draw: Draw, s: _Sheet, y: int) -> int:
+    """From `y` down: the buildings in detail, then the winner in words and the tie-break; returns the bottom."""
+    width = s.width
+    for i, words in s.details:
+        who = " & ".join(s.names[p] for p in s.game.kingdoms[i].players)
         for line in wrap(f"{who}: {words}", 16, width - 2 * PAD, bold=False):
             text(draw, (PAD + 4, y + 10), line, 16, fill=MUTED, anchor="lm")
             y += 24
     y += 10
-    for line, size, colour in _footer(game, names, breakdowns, match, result, lang):
+    for line, size, colour in _footer(s.game, s.names, s.breakdowns, s.match, s.result, s.lang):
         for part_line in wrap(line, size, width - 2 * PAD, bold=colour == GOLD):
             text(draw, (PAD + 4, y + size / 2 + 4), part_line, size, bold=colour == GOLD, fill=colour, anchor="lm")
             y += size + 10
         y += 6
-    return encode(im.crop((0, 0, width, min(height, y + PAD))))
+    return y
 
 
 def wrap(words: str, size: int, width: float, bold: bool = False) -> list[str]:
