@@ -326,12 +326,23 @@ def draw_kingdom(
     building whose name does not fit at `least` pixels shows its code; returns the ids of the buildings so shown."""
     k: Kingdom = game.kingdoms[index]
     draw = Draw(im)
-    s = layout.cell
-    gx0, gy0, gx1, gy1 = layout.grid_box
-    pad = max(3, s // 10)
-    draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad - 1, gy1 + pad - 1), radius=pad + 2, fill=PANEL_EDGE)
+    _draw_frame(draw, layout)
+    _draw_squares(im, k, layout, colour)
+    _draw_domino_edges(draw, k, layout)
+    coded = _draw_buildings(im, draw, k, layout, lang, codes, least)
+    _draw_knights_and_queen(im, game, index, layout, colour)
+    if legal_spots:
+        _draw_legal_spots(im, draw, layout, legal_spots)
+    if preview is not None:
+        _draw_preview(im, draw, layout, preview)
+    return coded
 
-    # Coordinates: the engine's stable cell names (column letter, row number).
+
+def _draw_frame(draw: Draw, layout: GridLayout) -> None:
+    """The grid's frame and its coordinates: the engine's stable cell names (column letter, row number)."""
+    gx0, gy0, gx1, gy1 = layout.grid_box
+    pad = max(3, layout.cell // 10)
+    draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad - 1, gy1 + pad - 1), radius=pad + 2, fill=PANEL_EDGE)
     ls = layout.label_size
     for c in range(layout.left, layout.right + 1):
         x0, _, x1, _ = layout.cell_box(layout.top, c)
@@ -340,6 +351,10 @@ def draw_kingdom(
         _, y0, _, y1 = layout.cell_box(r, layout.left)
         text(draw, (gx0 - pad - 4, (y0 + y1) / 2), str(r + 1), ls, bold=True, fill=MUTED, anchor="rm")
 
+
+def _draw_squares(im: Image.Image, k: Kingdom, layout: GridLayout, colour: RGB) -> None:
+    """Every cell of the window: the castle, a terrain square (plain where a building will stand), or empty."""
+    s = layout.cell
     empty = tiles.empty_tile(s, EMPTY_CELL, EMPTY_EDGE)
     for r in range(layout.top, layout.bottom + 1):
         for c in range(layout.left, layout.right + 1):
@@ -353,17 +368,30 @@ def draw_kingdom(
             else:
                 im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, s, (r, c) not in k.buildings), box[:2])
 
-    # Dominoes as units: a dark edge around each placed domino.
-    edge = max(1, s // 22)
+
+def _draw_domino_edges(draw: Draw, k: Kingdom, layout: GridLayout) -> None:
+    """Dominoes as units: a dark edge around each placed domino."""
+    edge = max(1, layout.cell // 22)
     for _, (a, b) in k.placed:
         x0, y0, _, _ = layout.cell_box(min(a[0], b[0]), min(a[1], b[1]))
         _, _, x1, y1 = layout.cell_box(max(a[0], b[0]), max(a[1], b[1]))
         draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=edge)
 
-    # Buildings with their towers (and crowns), knights, the queen.
+
+def _draw_buildings(
+    im: Image.Image,
+    draw: Draw,
+    k: Kingdom,
+    layout: GridLayout,
+    lang: str,
+    codes: dict[str, str] | None,
+    least: int,
+) -> set[str]:
+    """Buildings with their towers (or crowns); returns the ids of those shown by their code."""
+    s = layout.cell
     coded: set[str] = set()
     for (r, c), (bid, towers) in k.buildings.items():
-        x0, y0, x1, y1 = layout.cell_box(r, c)
+        x0, y0, _, _ = layout.cell_box(r, c)
         b = building(bid)
         name = building_title(lang, b.name, bid)
         above = bool(towers or b.crowns)
@@ -381,47 +409,58 @@ def draw_kingdom(
         elif b.crowns:
             for i in range(b.crowns):
                 icons.paste(im, "crown", x0 + (s - small) / 2 + i * small, y0 + 2, small)
-    for r, c in k.knights_placed:
+    return coded
+
+
+def _draw_knights_and_queen(im: Image.Image, game: Game, index: int, layout: GridLayout, colour: RGB) -> None:
+    """The knights sent to tax, in the kingdom's colour, and the queen where she stands."""
+    s = layout.cell
+    for r, c in game.kingdoms[index].knights_placed:
         x0, y0, x1, _ = layout.cell_box(r, c)
         size = round(s * 0.42)
         icons.paste(im, "knight", x1 - size - 1, y0 + 1, size, colour)
     qc = queen_cell(game, index)
     if qc is not None and layout.contains(*qc):
         x0, y0, _, _ = layout.cell_box(*qc)
-        if qc in k.buildings:  # every square of her territory is built on: she stands in a corner
+        if qc in game.kingdoms[index].buildings:  # every square of her territory is built on: she stands in a corner
             size = round(s * 0.42)
             icons.paste(im, "queen", x0 + s - size - 1, y0 + s - size - 1, size)
         else:
             size = round(s * 0.5)
             icons.paste(im, "queen", x0 + (s - size) / 2 + s * 0.06, y0 + s * 0.2, size)
 
-    if legal_spots:
-        overlay = legal_overlay(s)
-        size = max(10, round(s * 0.26))
-        for r, c in legal_spots:
-            if not layout.contains(r, c):
-                continue
-            x0, y0, x1, y1 = layout.cell_box(r, c)
-            im.paste(overlay, (x0, y0), overlay)
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            name = cell_name(r, c)
-            tw = text_width(name, size, True)
-            draw.rounded_rectangle(
-                (cx - tw / 2 - 4, cy - size * 0.7, cx + tw / 2 + 4, cy + size * 0.7), radius=4, fill=(14, 40, 34)
-            )
-            text(draw, (cx, cy), name, size, bold=True, fill=LEGAL, anchor="mm")
 
-    if preview is not None:
-        domino_id, placement = preview
-        d = domino(domino_id)
-        cells = placement.cells
-        for (r, c), sq in zip(cells, d.squares, strict=True):
-            im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, s), layout.cell_box(r, c)[:2])
-        (ra, ca), (rb, cb) = cells
-        x0, y0, _, _ = layout.cell_box(min(ra, rb), min(ca, cb))
-        _, _, x1, y1 = layout.cell_box(max(ra, rb), max(ca, cb))
-        _glow(im, (x0, y0, x1, y1), PREVIEW, max(8, s // 4))
-        w = max(3, s // 14)
-        draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
-        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=max(1, w // 2))
-    return coded
+def _draw_legal_spots(im: Image.Image, draw: Draw, layout: GridLayout, legal_spots: list[tuple[int, int]]) -> None:
+    """The cells where the domino's first square may go: veiled, each with its name."""
+    s = layout.cell
+    overlay = legal_overlay(s)
+    size = max(10, round(s * 0.26))
+    for r, c in legal_spots:
+        if not layout.contains(r, c):
+            continue
+        x0, y0, x1, y1 = layout.cell_box(r, c)
+        im.paste(overlay, (x0, y0), overlay)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        name = cell_name(r, c)
+        tw = text_width(name, size, True)
+        draw.rounded_rectangle(
+            (cx - tw / 2 - 4, cy - size * 0.7, cx + tw / 2 + 4, cy + size * 0.7), radius=4, fill=(14, 40, 34)
+        )
+        text(draw, (cx, cy), name, size, bold=True, fill=LEGAL, anchor="mm")
+
+
+def _draw_preview(im: Image.Image, draw: Draw, layout: GridLayout, preview: tuple[str, Placement]) -> None:
+    """The domino `preview` = (domino id, Placement) in place, glowing and outlined."""
+    s = layout.cell
+    domino_id, placement = preview
+    d = domino(domino_id)
+    cells = placement.cells
+    for (r, c), sq in zip(cells, d.squares, strict=True):
+        im.paste(tiles.terrain_tile(sq.terrain, sq.crowns, s), layout.cell_box(r, c)[:2])
+    (ra, ca), (rb, cb) = cells
+    x0, y0, _, _ = layout.cell_box(min(ra, rb), min(ca, cb))
+    _, _, x1, y1 = layout.cell_box(max(ra, rb), max(ca, cb))
+    _glow(im, (x0, y0, x1, y1), PREVIEW, max(8, s // 4))
+    w = max(3, s // 14)
+    draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=max(1, w // 2))
