@@ -135,6 +135,36 @@ def _spread(ys: list[float], gap: float, low: float, high: float) -> list[float]
     return result
 
 
+@dataclass(frozen=True)
+class _Plot:
+    """The chart being drawn (at SS times its size) and its plot box, in unscaled pixels."""
+
+    draw: Draw
+    history: ScoreHistory
+    lang: str
+    colours: list[RGB]  # per kingdom
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    ymax: int
+    step: int  # between two lines of the grid
+
+    @property
+    def points(self) -> int:
+        return len(self.history.rounds)
+
+    def write(self, x: float, y: float, value: str, size: int, **kw: Any) -> float:
+        s = SS
+        return text(self.draw, (x * s, y * s), value, size * s, **kw) / s
+
+    def x_of(self, i: int) -> float:
+        return self.x0 + (self.x1 - self.x0) * (i / max(1, self.points - 1))
+
+    def y_of(self, v: float) -> float:
+        return self.y1 - (self.y1 - self.y0) * (v / self.ymax)
+
+
 def draw_chart(
     history: ScoreHistory, names: Mapping[str, str], colours: Mapping[str, RGB], lang: str = "en"
 ) -> Image.Image:
@@ -144,7 +174,6 @@ def draw_chart(
     s = SS
     kingdoms = len(history.scores)
     labels = [" & ".join(names[p] for p in players) for players in history.players]
-    kingdom_colours = [colours[players[0]] for players in history.players]
     legend_cols = 1 if kingdoms <= 2 or max(text_width(lb, 17, True) for lb in labels) > 250 else 2
     legend_rows = -(-kingdoms // legend_cols)
     legend_h = 16 + legend_rows * 32
@@ -152,13 +181,38 @@ def draw_chart(
     top_h = 78
     height = top_h + plot_h + 56 + legend_h + 12
     im = Image.new("RGB", (WIDTH * s, height * s), BACKGROUND)
-    draw = Draw(im)
+    # The plot box; the right margin holds each line's final score.
+    end_w = max(text_width(str(v), 17, True) for v in history.final) + 22
+    top = max(1, max(max(series) for series in history.scores))
+    step = _nice_step(top)
+    ymax = step * math.ceil(top / step)
+    if ymax == top:
+        ymax += step if top > 0 else 0
+    plot = _Plot(
+        draw=Draw(im),
+        history=history,
+        lang=lang,
+        colours=[colours[players[0]] for players in history.players],
+        x0=62,
+        x1=WIDTH - 20 - end_w,
+        y0=top_h + 10,
+        y1=top_h + plot_h,
+        ymax=ymax,
+        step=step,
+    )
+    _draw_chart_title(plot)
+    _draw_axes(plot)
+    _draw_series(plot)
+    _draw_chart_legend(plot, labels, legend_cols)
+    return im.reduce(s)
 
-    def T(x: float, y: float, value: str, size: int, **kw: Any) -> float:
-        return text(draw, (x * s, y * s), value, size * s, **kw) / s
 
+def _draw_chart_title(plot: _Plot) -> None:
+    """The title, and the game with its kingdoms, rounds and (Dynasty) games."""
+    history, lang = plot.history, plot.lang
+    s = SS
     title = game_title(lang, GAME_TITLES.get(history.game, history.game), history.game)
-    T(20, 34, translate(lang, "Scores round by round"), 26, bold=True, anchor="ls", max_width=(WIDTH - 40) * s)
+    plot.write(20, 34, translate(lang, "Scores round by round"), 26, bold=True, anchor="ls", max_width=(WIDTH - 40) * s)
     kingdom_words = translate_plural(lang, "{n} kingdom", "{n} kingdoms", len(history.scores))
     round_words = translate_plural(lang, "{n} round", "{n} rounds", history.rounds_per_deal)
     if history.deals > 1:
@@ -167,77 +221,73 @@ def draw_chart(
                         rounds=round_words, games=games)  # fmt: skip
     else:
         sub = translate(lang, "{game}: {kingdoms}, {rounds}", game=title, kingdoms=kingdom_words, rounds=round_words)
-    T(20, 62, sub, 17, fill=MUTED, anchor="ls", max_width=(WIDTH - 40) * s)
+    plot.write(20, 62, sub, 17, fill=MUTED, anchor="ls", max_width=(WIDTH - 40) * s)
 
-    # Plot box; the right margin holds each line's final score.
-    final = history.final
-    end_w = max(text_width(str(v), 17, True) for v in final) + 22
-    x0, x1 = 62, WIDTH - 20 - end_w
-    y0, y1 = top_h + 10, top_h + plot_h
-    top = max(1, max(max(series) for series in history.scores))
-    step = _nice_step(top)
-    ymax = step * math.ceil(top / step)
-    if ymax == top:
-        ymax += step if top > 0 else 0
-    points = len(history.rounds)
 
-    def X(i: int) -> float:
-        return x0 + (x1 - x0) * (i / max(1, points - 1))
-
-    def Y(v: float) -> float:
-        return y1 - (y1 - y0) * (v / ymax)
-
+def _draw_axes(plot: _Plot) -> None:
+    """The plot box with a line per score step; a tick per round, labelled as often as there is room; new deals get
+    a line of their own."""
+    draw, history, lang = plot.draw, plot.history, plot.lang
+    s, x0, x1, y0, y1 = SS, plot.x0, plot.x1, plot.y0, plot.y1
     draw.rectangle((x0 * s, y0 * s, x1 * s, y1 * s), fill=PANEL)
-    for v in range(0, ymax + 1, step):
-        y = Y(v)
+    for v in range(0, plot.ymax + 1, plot.step):
+        y = plot.y_of(v)
         draw.line((x0 * s, y * s, x1 * s, y * s), fill=PANEL_EDGE, width=s)
-        T(x0 - 8, y, str(v), 15, fill=MUTED, anchor="rm")
-    # Rounds: a tick per round, labelled as often as there is room; new deals get a line of their own.
+        plot.write(x0 - 8, y, str(v), 15, fill=MUTED, anchor="rm")
+    points = plot.points
     every = max(1, math.ceil(points / 16))
     for i, (deal, rnd) in enumerate(history.rounds):
-        x = X(i)
+        x = plot.x_of(i)
         draw.line((x * s, y1 * s, x * s, (y1 + 5) * s), fill=MUTED, width=s)
         if i and deal != history.rounds[i - 1][0]:
-            xd = (x + X(i - 1)) / 2
+            xd = (x + plot.x_of(i - 1)) / 2
             draw.line((xd * s, y0 * s, xd * s, y1 * s), fill=FAINT, width=s)
-            T(xd + 4, y0 + 18, translate(lang, M.PIC_GAME_N, number=deal + 1), 15, fill=MUTED, anchor="ls")
+            plot.write(xd + 4, y0 + 18, translate(lang, M.PIC_GAME_N, number=deal + 1), 15, fill=MUTED, anchor="ls")
         if i % every == 0 or i == points - 1:
-            T(x, y1 + 22, str(rnd), 15, fill=MUTED, anchor="ms")
+            plot.write(x, y1 + 22, str(rnd), 15, fill=MUTED, anchor="ms")
     axis = translate(lang, "Round") if history.deals == 1 else translate(lang, "Round of each game")
-    T((x0 + x1) / 2, y1 + 46, axis, 16, bold=True, fill=MUTED, anchor="ms", max_width=(x1 - x0) * s)
+    plot.write((x0 + x1) / 2, y1 + 46, axis, 16, bold=True, fill=MUTED, anchor="ms", max_width=(x1 - x0) * s)
 
-    # Lines (the winners' last, on top), then markers.
+
+def _draw_series(plot: _Plot) -> None:
+    """The lines (the winners' last, on top), then the markers, then the final scores at the lines' ends, moved apart
+    where they meet."""
+    draw, history, colours = plot.draw, plot.history, plot.colours
+    s, final, x_of, y_of = SS, history.final, plot.x_of, plot.y_of
+    kingdoms = len(history.scores)
     order = sorted(range(kingdoms), key=lambda k: (k in history.winners, final[k]))
     for k in order:
-        pts = [(X(i) * s, Y(v) * s) for i, v in enumerate(history.scores[k])]
+        pts = [(x_of(i) * s, y_of(v) * s) for i, v in enumerate(history.scores[k])]
         if len(pts) > 1:
             draw.line(pts, fill=OUTLINE, width=7 * s, joint="curve")
-            draw.line(pts, fill=kingdom_colours[k], width=4 * s, joint="curve")
-    radius = 6 if points <= 26 else 4
+            draw.line(pts, fill=colours[k], width=4 * s, joint="curve")
+    radius = 6 if plot.points <= 26 else 4
     for k in order:
         for i, v in enumerate(history.scores[k]):
-            _marker(draw, MARKERS[k % len(MARKERS)], X(i) * s, Y(v) * s, radius * s, kingdom_colours[k])
-    # Final scores at the lines' ends, moved apart where they meet.
-    ends = _spread([Y(v) for v in final], 20, y0 + 8, y1 - 8)
+            _marker(draw, MARKERS[k % len(MARKERS)], x_of(i) * s, y_of(v) * s, radius * s, colours[k])
+    ends = _spread([y_of(v) for v in final], 20, plot.y0 + 8, plot.y1 - 8)
     for k in range(kingdoms):
-        ex = X(points - 1)
-        draw.line((ex * s, Y(final[k]) * s, (x1 + 8) * s, ends[k] * s), fill=kingdom_colours[k], width=s)
-        T(x1 + 12, ends[k], str(final[k]), 17, bold=True, fill=kingdom_colours[k], anchor="lm")
+        ex = x_of(plot.points - 1)
+        draw.line((ex * s, y_of(final[k]) * s, (plot.x1 + 8) * s, ends[k] * s), fill=colours[k], width=s)
+        plot.write(plot.x1 + 12, ends[k], str(final[k]), 17, bold=True, fill=colours[k], anchor="lm")
 
-    # Legend: marker, name, final score; the winner first.
-    ly = y1 + 62
+
+def _draw_chart_legend(plot: _Plot, labels: list[str], legend_cols: int) -> None:
+    """Below the plot, per kingdom: marker, name, final score; the winner first."""
+    draw, history, colours = plot.draw, plot.history, plot.colours
+    s, final = SS, history.final
+    ly = plot.y1 + 62
     col_w = (WIDTH - 40) // legend_cols
-    ranked = sorted(range(kingdoms), key=lambda k: (k not in history.winners, -final[k], k))
+    ranked = sorted(range(len(history.scores)), key=lambda k: (k not in history.winners, -final[k], k))
     for n, k in enumerate(ranked):
         cx = 20 + (n % legend_cols) * col_w
         cy = ly + (n // legend_cols) * 32 + 14
-        draw.line(((cx + 2) * s, cy * s, (cx + 34) * s, cy * s), fill=kingdom_colours[k], width=4 * s)
-        _marker(draw, MARKERS[k % len(MARKERS)], (cx + 18) * s, cy * s, 7 * s, kingdom_colours[k])
-        score = translate(lang, "{score} (winner)", score=final[k]) if k in history.winners else str(final[k])
+        draw.line(((cx + 2) * s, cy * s, (cx + 34) * s, cy * s), fill=colours[k], width=4 * s)
+        _marker(draw, MARKERS[k % len(MARKERS)], (cx + 18) * s, cy * s, 7 * s, colours[k])
+        score = translate(plot.lang, "{score} (winner)", score=final[k]) if k in history.winners else str(final[k])
         score_w = text_width(score, 17 * s, False) / s
-        T(cx + 44, cy, labels[k], 17, bold=True, fill=TEXT, anchor="lm", max_width=(col_w - 64 - score_w) * s)
-        T(cx + col_w - 12, cy, score, 17, fill=TEXT, anchor="rm")
-    return im.reduce(s)
+        plot.write(cx + 44, cy, labels[k], 17, bold=True, fill=TEXT, anchor="lm", max_width=(col_w - 64 - score_w) * s)
+        plot.write(cx + col_w - 12, cy, score, 17, fill=TEXT, anchor="rm")
 
 
 def render_score_chart(
