@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import BUILD, Game, Placement, cell_name
+from engine import BUILD, Game, Placement, ScoreBreakdown, cell_name
 from engine.components import TERRAINS
 from i18n import NP_, translate, translate_plural
 from i18n import messages as M
@@ -118,8 +118,38 @@ def render_kingdom(
     draw = Draw(im)
     for i, p in enumerate(k.players):  # the kingdom's colour; a team's two colours side by side
         draw.rectangle((i * WIDTH // len(k.players), 0, (i + 1) * WIDTH // len(k.players) - 1, 10), fill=colours[p])
+    _draw_header(im, draw, game, kingdom_index, names, colours, score, lang)
 
-    # Header: the player(s) in colour with their seat badges (and team mark), the score, the economy.
+    # Banner: the preview's score change, or the legal spots, or the score so far.
+    draw.rounded_rectangle((PAD, HEADER, WIDTH - PAD, HEADER + BANNER - 12), radius=12, fill=PANEL, outline=PANEL_EDGE)
+    cy = HEADER + (BANNER - 12) / 2
+    if preview is not None and change is not None:
+        _draw_preview_banner(draw, game, preview, change, cy, lang)
+    elif legal_spots:
+        _draw_spots_banner(draw, game, legal_spots, cy, lang)
+    else:
+        _draw_score_banner(draw, game, score, cy, lang)
+
+    layout = kingdom_layout(game, kingdom_index)
+    draw_kingdom(
+        im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview, lang=lang
+    )
+    _draw_terrain_legend(im, draw, game, lang)
+    return encode(im)
+
+
+def _draw_header(
+    im: Image.Image,
+    draw: Draw,
+    game: Game,
+    kingdom_index: int,
+    names: Mapping[str, str],
+    colours: Mapping[str, RGB],
+    score: ScoreBreakdown,
+    lang: str,
+) -> None:
+    """The player(s) in colour with their seat badges (and team mark), the score, the economy."""
+    k = game.kingdoms[kingdom_index]
     x = PAD
     points = say_plural(lang, "points", POINTS, score.total)
     score_w = text_width(str(score.total), 44, True) + text_width(points, 18) + 40
@@ -147,55 +177,58 @@ def render_kingdom(
         words = f"{crowns} · {largest}"
         text(draw, (PAD + 4, 88), words, 19, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * PAD - 8)
 
-    # Banner: the preview's score change, or the legal spots, or the score so far.
-    by = HEADER
-    draw.rounded_rectangle((PAD, by, WIDTH - PAD, by + BANNER - 12), radius=12, fill=PANEL, outline=PANEL_EDGE)
-    cy = by + (BANNER - 12) / 2
-    if preview is not None and change is not None:
-        domino_id, placement = preview
-        (r0, c0), (r1, c1) = placement.cells
-        draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
-        x = PAD + 50
-        cells = f"{cell_name(r0, c0)}-{cell_name(r1, c1)}"
-        x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_label(game.config.game, domino_id), cells=cells), 22, bold=True,
-                  anchor="lm", max_width=WIDTH - 2 * PAD - 50 - 250)  # fmt: skip
-        before, after = change
-        delta = after - before
-        colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
-        label = delta_words(lang, delta)
-        x += 20
-        x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
-        text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")
-    elif legal_spots:
-        draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
-        n = len(set(legal_spots))
-        d = game.decision()
-        building = d is not None and d.kind == BUILD  # the build step: free town squares, not a first square
-        words = translate_plural(lang, *(M.PIC_BUILD_SPOTS if building else M.PIC_FIRST_SQUARE_SPOTS), n)
-        room = WIDTH - 2 * PAD - 70
-        text(draw, (PAD + 50, cy), words, fit_size(words, 21, room, smallest=16), anchor="lm", max_width=room)
-    else:
-        parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
-        if score.queen:
-            parts.append(translate(lang, M.PIC_QUEEN, points=score.queen))
-        if score.building_points:
-            parts.append(translate(lang, M.PIC_BUILDINGS, points=score.building_points))
-        if score.coins:
-            parts.append(translate(lang, M.PIC_COINS, points=score.coins))
-        if score.middle_kingdom:
-            parts.append(translate(lang, M.PIC_MIDDLE, points=score.middle_kingdom))
-        if score.harmony:
-            parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
-        summary = _score_summary(lang, score.total, parts, over=game.is_over)
-        room = WIDTH - 2 * PAD - 36
-        _draw_summary(draw, summary, PAD + 18, cy, room)
 
-    layout = kingdom_layout(game, kingdom_index)
-    draw_kingdom(
-        im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview, lang=lang
-    )
+def _draw_preview_banner(
+    draw: Draw, game: Game, preview: tuple[str, Placement], change: tuple[int, int], cy: float, lang: str
+) -> None:
+    """The banner of a preview: the domino and its cells, the score change and the score before and after."""
+    domino_id, placement = preview
+    (r0, c0), (r1, c1) = placement.cells
+    draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), outline=PREVIEW, width=4)
+    x = PAD + 50
+    cells = f"{cell_name(r0, c0)}-{cell_name(r1, c1)}"
+    x += text(draw, (x, cy), translate(lang, M.PIC_PREVIEW, domino=domino_label(game.config.game, domino_id), cells=cells), 22, bold=True,
+              anchor="lm", max_width=WIDTH - 2 * PAD - 50 - 250)  # fmt: skip
+    before, after = change
+    delta = after - before
+    colour_delta = GAIN if delta > 0 else (LOSS if delta < 0 else MUTED)
+    label = delta_words(lang, delta)
+    x += 20
+    x += text(draw, (x, cy), label, 24, bold=True, fill=colour_delta, anchor="lm")
+    text(draw, (x + 12, cy), f"({before} → {after})", 20, fill=MUTED, anchor="lm")
 
-    # Legend: the terrain letters, so colour is never needed.
+
+def _draw_spots_banner(draw: Draw, game: Game, legal_spots: list[tuple[int, int]], cy: float, lang: str) -> None:
+    """The banner over the legal spots: how many there are (for a first square, or for a building)."""
+    draw.rectangle((PAD + 14, cy - 12, PAD + 38, cy + 12), fill=(40, 80, 70), outline=LEGAL, width=3)
+    n = len(set(legal_spots))
+    d = game.decision()
+    building = d is not None and d.kind == BUILD  # the build step: free town squares, not a first square
+    words = translate_plural(lang, *(M.PIC_BUILD_SPOTS if building else M.PIC_FIRST_SQUARE_SPOTS), n)
+    room = WIDTH - 2 * PAD - 70
+    text(draw, (PAD + 50, cy), words, fit_size(words, 21, room, smallest=16), anchor="lm", max_width=room)
+
+
+def _draw_score_banner(draw: Draw, game: Game, score: ScoreBreakdown, cy: float, lang: str) -> None:
+    """The banner of the score so far (or the final score), part by part."""
+    parts = [f"{terrain_name(lang, t)} {p}" for t, p in score.terrains.items() if p]
+    if score.queen:
+        parts.append(translate(lang, M.PIC_QUEEN, points=score.queen))
+    if score.building_points:
+        parts.append(translate(lang, M.PIC_BUILDINGS, points=score.building_points))
+    if score.coins:
+        parts.append(translate(lang, M.PIC_COINS, points=score.coins))
+    if score.middle_kingdom:
+        parts.append(translate(lang, M.PIC_MIDDLE, points=score.middle_kingdom))
+    if score.harmony:
+        parts.append(translate(lang, M.PIC_HARMONY, points=score.harmony))
+    summary = _score_summary(lang, score.total, parts, over=game.is_over)
+    room = WIDTH - 2 * PAD - 36
+    _draw_summary(draw, summary, PAD + 18, cy, room)
+
+
+def _draw_terrain_legend(im: Image.Image, draw: Draw, game: Game, lang: str) -> None:
+    """Below the grid: the terrain letters, so colour is never needed."""
     ly = HEADER + BANNER + GRID + 16
     terrains = [t for t in TERRAINS if game.queendomino_rules or t != "town"]
     chip = 30
@@ -210,4 +243,3 @@ def render_kingdom(
         im.paste(tiles.terrain_tile(t, 0, chip), (round(x), ly))
         text(draw, (x + chip + 6, ly + chip / 2), label, size, fill=MUTED, anchor="lm")
         x += w + gap
-    return encode(im)
