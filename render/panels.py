@@ -165,6 +165,24 @@ def render_placement(
     text(draw, (PAD + 116, y + 26), words, 20, bold=True, anchor="lm", max_width=WIDTH - PAD * 2 - 116)
 
     draw_kingdom(im, game, index, layout, kingdom_colour(game, index, colours), lang=lang)
+    results = _draw_second_squares(im, draw, game, index, layout, domino_id, cell, options)
+    _draw_second_square_words(draw, results, layout.grid_box[3] + 16, lang)
+    return encode(im)
+
+
+def _draw_second_squares(
+    im: Image.Image,
+    draw: Draw,
+    game: Game,
+    index: int,
+    layout: GridLayout,
+    domino_id: str,
+    cell: tuple[int, int],
+    options: list[Placement],
+) -> list[tuple[Placement, int, int, int]]:
+    """On the kingdom: the first square on `cell`, outlined, and each legal second square faintly with its direction
+    and score change. Returns per option (placement, change, score before, score after)."""
+    dom = domino(domino_id)
     s = layout.cell
     first = dom.squares[0]
     x0, y0, x1, y1 = layout.cell_box(*cell)
@@ -189,9 +207,11 @@ def render_placement(
         cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
         draw.rounded_rectangle((cx - lw / 2 - 6, cy - 14, cx + lw / 2 + 6, cy + 14), radius=6, fill=(14, 40, 34))
         text(draw, (cx, cy), label, 18, bold=True, fill=LEGAL, anchor="mm")
+    return results
 
-    # In words too: each direction with its score.
-    y = layout.grid_box[3] + 16
+
+def _draw_second_square_words(draw: Draw, results: list[tuple[Placement, int, int, int]], y: float, lang: str) -> None:
+    """From `y` down, in words too: each direction with its score (or, with none, to pick another cell)."""
     for p, delta, before, after in results:
         colour = GAIN if delta > 0 else LOSS if delta < 0 else MUTED
         x = PAD + 4
@@ -204,7 +224,6 @@ def render_placement(
         y += 34
     if not results:
         text(draw, (PAD + 4, y + 15), translate(lang, "Pick another cell."), 18, fill=MUTED, anchor="lm")
-    return encode(im)
 
 
 # -- claiming: the dominoes on offer -----------------------------------------------------------------------------
