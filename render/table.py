@@ -566,13 +566,12 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang:
     """The builders' board: slots numbered 1..6 in reading order (the engine's slot index + 1; slot 1 lies next to
     the stack and costs most), each with its cost in a coin, the building's name, what it gives and how it scores."""
     assert layout.board is not None
-    x0, y0, x1, y1 = layout.board
+    x0, y0, x1, _ = layout.board
     draw.rounded_rectangle(layout.board, radius=14, fill=PANEL, outline=PANEL_EDGE)
     title = say(lang, "Builders' board", M.PIC_BUILDERS_BOARD)
     text(draw, (x0 + GAP, y0 + TITLE_H / 2), title, SECTION_SIZE, bold=True, fill=MUTED, anchor="lm")
     stack = say_plural(lang, f"{len(game.stack)} buildings in the stack", M.PIC_STACK, len(game.stack))
     text(draw, (x1 - GAP, y0 + TITLE_H / 2), stack, NOTE_SIZE, fill=FAINT, anchor="rm")
-    spec = builders_board_spec()
     cols = 3
     gx0, gy0 = x0 + GAP, y0 + TITLE_H
     cw = (x1 - x0 - GAP * 2 - (cols - 1) * 10) // cols
@@ -580,61 +579,62 @@ def _draw_board(im, draw, game: Game, layout: TableLayout, names, colours, lang:
     for slot, bid in enumerate(game.board):
         r, c = divmod(slot, cols)
         bx, by = gx0 + c * (cw + 10), gy0 + r * (ch + 10)
-        box = (bx, by, bx + cw, by + ch)
-        cost = spec.costs[slot]
-        dragon = game.dragon_slot == slot
-        if bid is None:
-            draw.rounded_rectangle(box, radius=10, outline=PANEL_EDGE, width=2,
-                                   fill=BACKGROUND if not dragon else (58, 30, 30))  # fmt: skip
+        _draw_board_slot(im, draw, game, slot, bid, (bx, by, bx + cw, by + ch), lang)
+    _draw_board_footer(im, draw, game, layout.board, names, lang)
+
+
+def _draw_board_slot(im: Image.Image, draw: Draw, game: Game, slot: int, bid: str | None, box: Box, lang: str) -> None:
+    """One slot of the builders' board in `box`: its number, its cost in a coin, and its building (name, what it
+    gives, how it scores), or what left it empty (sold, or burned by the dragon)."""
+    bx, by, bx1, by1 = box
+    cw, ch = bx1 - bx, by1 - by
+    dragon = game.dragon_slot == slot
+    if bid is None:
+        draw.rounded_rectangle(box, radius=10, outline=PANEL_EDGE, width=2,
+                               fill=BACKGROUND if not dragon else (58, 30, 30))  # fmt: skip
+    else:
+        draw.rounded_rectangle(box, radius=10, fill=PANEL_LIGHT, outline=mix(PANEL_EDGE, (255, 255, 255), 0.1))
+    _slot_tab(draw, bx, by, slot + 1)
+    # Cost: a coin with the price, under the slot number.
+    coin = 46
+    cy = by + ch - coin / 2 - 8
+    icons.paste(im, "coin", bx + 8, cy - coin / 2, coin)
+    text(draw, (bx + 8 + coin / 2, cy + 1), str(builders_board_spec().costs[slot]), 24, bold=True, fill=(70, 44, 0),
+         anchor="mm")  # fmt: skip
+    tx = bx + 8 + coin + 10
+    room = bx + cw - tx - 8
+    if bid is None:
+        mid = by + ch / 2
+        if dragon:
+            icons.paste(im, "dragon", tx, mid - 26, 52)
+            burned = say(lang, "burned", M.PIC_BURNED)
+            text(draw, (tx + 58, mid), burned, BOARD_NAME_SIZE, bold=True, fill=(240, 150, 130), anchor="lm")
         else:
-            draw.rounded_rectangle(box, radius=10, fill=PANEL_LIGHT, outline=mix(PANEL_EDGE, (255, 255, 255), 0.1))
-        _slot_tab(draw, bx, by, slot + 1)
-        # Cost: a coin with the price, under the slot number.
-        coin = 46
-        cy = by + ch - coin / 2 - 8
-        icons.paste(im, "coin", bx + 8, cy - coin / 2, coin)
-        text(draw, (bx + 8 + coin / 2, cy + 1), str(cost), 24, bold=True, fill=(70, 44, 0), anchor="mm")
-        tx = bx + 8 + coin + 10
-        room = bx + cw - tx - 8
-        if bid is None:
-            mid = by + ch / 2
-            if dragon:
-                icons.paste(im, "dragon", tx, mid - 26, 52)
-                text(
-                    draw,
-                    (tx + 58, mid),
-                    say(lang, "burned", M.PIC_BURNED),
-                    BOARD_NAME_SIZE,
-                    bold=True,
-                    fill=(240, 150, 130),
-                    anchor="lm",
-                )
-            else:
-                text(
-                    draw,
-                    (tx, mid),
-                    say(lang, "sold this round", M.PIC_SOLD),
-                    NOTE_SIZE,
-                    fill=FAINT,
-                    anchor="lm",
-                    max_width=room,
-                )
-            continue
-        b = building(bid)
-        effect, points = building_items(bid, lang)
-        name = building_title(lang, b.name, bid)
-        rows_items = [items for items in (effect, points) if items]
-        size = BOARD_ITEM_SIZE
-        for items in rows_items:
-            while size > MIN_TEXT and _items_width(items, size) > room:
-                size -= 1
-        name_size = BOARD_NAME_SIZE
-        while name_size > MIN_TEXT and text_width(name, name_size, True) > room:  # 17 fits every English name
-            name_size -= 1
-        text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
-        for i, items in enumerate(rows_items):
-            _draw_items(im, draw, items, tx, by + 52 + i * 30, size, MUTED if items is points else TEXT)
-    # Footer: the dragon and the queen.
+            sold = say(lang, "sold this round", M.PIC_SOLD)
+            text(draw, (tx, mid), sold, NOTE_SIZE, fill=FAINT, anchor="lm", max_width=room)
+        return
+    b = building(bid)
+    effect, points = building_items(bid, lang)
+    name = building_title(lang, b.name, bid)
+    rows_items = [items for items in (effect, points) if items]
+    size = BOARD_ITEM_SIZE
+    for items in rows_items:
+        while size > MIN_TEXT and _items_width(items, size) > room:
+            size -= 1
+    name_size = BOARD_NAME_SIZE
+    while name_size > MIN_TEXT and text_width(name, name_size, True) > room:  # 17 fits every English name
+        name_size -= 1
+    text(draw, (tx, by + 20), name, name_size, bold=True, anchor="lm", max_width=room)
+    for i, items in enumerate(rows_items):
+        _draw_items(im, draw, items, tx, by + 52 + i * 30, size, MUTED if items is points else TEXT)
+
+
+def _draw_board_footer(
+    im: Image.Image, draw: Draw, game: Game, board: Box, names: Mapping[str, str], lang: str
+) -> None:
+    """Under the slots of `board`: the dragon (in its cave, or what it burned) and the queen's host."""
+    x0, _, x1, y1 = board
+    spec = builders_board_spec()
     fy = y1 - BOARD_FOOTER
     draw.line((x0 + GAP, fy - 2, x1 - GAP, fy - 2), fill=PANEL_EDGE)
     icons.paste(im, "dragon", x0 + GAP, fy + 4, 36)
