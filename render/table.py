@@ -686,13 +686,32 @@ def _draw_panel(
     im, draw, game: Game, index: int, layout: TableLayout, shown, colours, active, score, match, lang: str = EN
 ) -> None:
     """One kingdom: header (kings, names as `shown`, score), stats, and the grid."""
-    box = layout.panels[index]
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = layout.panels[index]
     h = layout.header
     k = game.kingdoms[index]
-    colour = kingdom_colour(game, index, colours)
     is_active = active is not None and active in k.players
+    _draw_panel_frame(draw, layout.panels[index], h, k.players, colours, active if is_active else None)
+    right = _draw_panel_score(draw, layout, index, score, match, lang)
+    _draw_panel_names(im, draw, game, index, layout, shown, colours, active if is_active else None, right)
     if is_active:
+        tag = say(lang, "TO PLAY", M.PIC_TO_PLAY)
+        tw = text_width(tag, MIN_TEXT, True)
+        tx0 = x0 + 22
+        draw.rounded_rectangle((tx0, y0 - 13, tx0 + tw + 18, y0 + 13), radius=13, fill=colours[active], outline=OUTLINE)
+        text(draw, (tx0 + 9 + tw / 2, y0), tag, MIN_TEXT, bold=True, fill=ink_on(colours[active]), anchor="mm")
+    _draw_panel_stats(im, draw, game, index, layout, lang)
+    draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
+    colour = kingdom_colour(game, index, colours)
+    draw_kingdom(im, game, index, layout.grids[index], colour, lang=lang, codes=dict(layout.codes), least=MIN_TEXT)
+
+
+def _draw_panel_frame(
+    draw: Draw, box: Box, h: int, players: tuple[str, ...], colours: Mapping[str, RGB], active: str | None
+) -> None:
+    """The kingdom's card (glowing in the colour of `active`, the player to act, when one of its own) and its colour
+    (both colours for a team) as a strip down the left edge of the header, `h` high."""
+    x0, y0, x1, y1 = box
+    if active is not None:
         ac = colours[active]
         for i in range(6, 0, -1):
             draw.rounded_rectangle((x0 - i, y0 - i, x1 + i, y1 + i), radius=14 + i,
@@ -700,14 +719,17 @@ def _draw_panel(
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=ac, width=4)
     else:
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=1)
-    # The kingdom's colour (both colours for a team) as a strip down the left edge of the header.
-    players = k.players
     strip_h = (h - 20) / len(players)
     for i, p in enumerate(players):
         draw.rounded_rectangle((x0 + 8, y0 + 12 + i * strip_h, x0 + 14, y0 + 12 + (i + 1) * strip_h - 2), radius=3,
                                fill=colours[p])  # fmt: skip
 
-    # Score, right-aligned: in the header, or on the stats row when three kingdoms share a row.
+
+def _draw_panel_score(draw: Draw, layout: TableLayout, index: int, score: int, match: int | None, lang: str) -> float:
+    """The score, right-aligned: in the header, or on the stats row when three kingdoms share a row. Returns where
+    the header's names must end."""
+    _, y0, x1, _ = layout.panels[index]
+    h = layout.header
     right = x1 - 12
     cy = y0 + h / 2 + 2
     in_stats = _score_in_stats(layout)
@@ -719,9 +741,26 @@ def _draw_panel(
     score_right -= text(draw, (score_right, base), say(lang, "pts", M.PIC_PTS), NOTE_SIZE, fill=MUTED, anchor="rs") + 4
     size = layout.score_size if not in_stats else 26
     score_right -= text(draw, (score_right, base), str(score), size, bold=True, anchor="rs") + 12
-    if not in_stats:
-        right = score_right
-    # Names with their kings (and the team's mark), a team's players on two lines.
+    return right if in_stats else score_right
+
+
+def _draw_panel_names(
+    im: Image.Image,
+    draw: Draw,
+    game: Game,
+    index: int,
+    layout: TableLayout,
+    shown: Mapping[str, str],
+    colours: Mapping[str, RGB],
+    active: str | None,
+    right: float,
+) -> None:
+    """Names (as `shown`, ending by `right`) with their kings (and the team's mark), a team's players on two lines;
+    in a team, the player to act (`active`) underlined."""
+    x0, y0, _, _ = layout.panels[index]
+    h = layout.header
+    players = game.kingdoms[index].players
+    cy = y0 + h / 2 + 2
     x = x0 + 20
     letter = team_letter(game, index)
     if letter is not None:
@@ -733,18 +772,16 @@ def _draw_panel(
         kw = king_token(im, draw, x, ly - size / 2 - 2, size, colours[p], seat_of(game, p))
         nx = x + kw + 6
         w = text(draw, (nx, ly), shown[p], layout.name_size, bold=True, anchor="lm", max_width=right - nx - 8)
-        if is_active and p == active and len(players) > 1:
+        if active is not None and p == active and len(players) > 1:
             draw.line((nx, ly + 14, nx + w, ly + 14), fill=colours[p], width=3)
-    if is_active:
-        tag = say(lang, "TO PLAY", M.PIC_TO_PLAY)
-        tw = text_width(tag, MIN_TEXT, True)
-        tx0 = x0 + 22
-        draw.rounded_rectangle((tx0, y0 - 13, tx0 + tw + 18, y0 + 13), radius=13, fill=colours[active], outline=OUTLINE)
-        text(draw, (tx0 + 9 + tw / 2, y0), tag, MIN_TEXT, bold=True, fill=ink_on(colours[active]), anchor="mm")
 
-    # Stats: coins, knights in reserve, towers, the queen (Queendomino rules); crowns and largest territory otherwise.
+
+def _draw_panel_stats(im: Image.Image, draw: Draw, game: Game, index: int, layout: TableLayout, lang: str) -> None:
+    """Stats: coins, knights in reserve, towers, the queen (Queendomino rules); crowns and largest territory
+    otherwise."""
+    x0, y0, x1, _ = layout.panels[index]
     sx = x0 + 20
-    sy = y0 + h + STATS_H / 2 - 4
+    sy = y0 + layout.header + STATS_H / 2 - 4
     compact = x1 - x0 < 400
     for kind, value, caption in _stats(game, index, lang):
         icons.paste(im, kind, sx, sy - 14, 28, (214, 214, 218) if kind == "knight" else None)
@@ -761,9 +798,6 @@ def _draw_panel(
         if short:
             sx += text(draw, (sx, sy + 1), short, NOTE_SIZE, fill=MUTED, anchor="lm") + 4
         sx += 16
-    draw.line((x0 + 12, y0 + h - 2, x1 - 12, y0 + h - 2), fill=PANEL_EDGE)
-
-    draw_kingdom(im, game, index, layout.grids[index], colour, lang=lang, codes=dict(layout.codes), least=MIN_TEXT)
 
 
 def _draw_legend(im: Image.Image, draw: Draw, layout: TableLayout, lang: str) -> None:
