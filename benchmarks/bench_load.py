@@ -135,33 +135,6 @@ def child_pids() -> list[int]:
 
 
 # -- the replay flood (issue #26) -----------------------------------------------------------------------------------
-async def finished_royal_wedding(store, channel_id: int, guild_id: int, host_id: int, *, seed: int) -> int:
-    """A finished 7-player Royal Wedding game (one person, six `easy` computers) in the channel, saved through the
-    store as the bot saves a game (its final state carries the whole log, which the replay and the chart read)."""
-    from db import results_from_game
-    from db.models import Seat
-    from engine import Game, GameConfig
-    from engine.ai import make_agent
-
-    seats = [Seat.human(host_id, "Flooder")] + [Seat.computer(n, "easy", f"Computer {n}") for n in range(1, 7)]
-    rec = await store.create_game(
-        channel_id=channel_id,
-        guild_id=guild_id,
-        host_user_id=host_id,
-        kind="royal-wedding",
-        config={},
-        seats=seats,
-        seed=seed,
-    )
-    game = Game.new(GameConfig("royal-wedding", tuple(s.player_id for s in seats)), seed)
-    version = await store.start_game(rec.id, rec.version, config=game.config.to_dict(), state=game.to_dict())
-    while not game.is_over:
-        player = game.decision().player
-        game.apply(make_agent("easy", seed=len(game.log)).choose(game), by=player)
-    await store.finish_game(rec.id, version, state=game.to_dict(), results=results_from_game(game))
-    return rec.id
-
-
 def flood_outcomes(replies: list) -> dict:
     """How the flood's looks were answered: with the picture, "busy", otherwise, or not at all."""
     from i18n import messages as M
@@ -475,6 +448,7 @@ async def run_scenario(cfg: dict) -> dict:
 
     from db import open_store
     from tests.e2e import play
+    from tests.e2e.saved_games import finished_royal_wedding
     from tests.fakediscord import FakeDiscord
     from tests.fakediscord.drivers import Reply
     from tests.fakediscord.model import ChannelType
@@ -559,7 +533,14 @@ async def run_scenario(cfg: dict) -> dict:
         try:
             for k, channel in enumerate(flood_channels):
                 seed = cfg["seed"] * 100 + k
-                await finished_royal_wedding(setup_store, channel.id, fake.guild.id, flooder.id, seed=seed)
+                await finished_royal_wedding(
+                    setup_store,
+                    channel_id=channel.id,
+                    guild_id=fake.guild.id,
+                    host_id=flooder.id,
+                    host_name="Flooder",
+                    seed=seed,
+                )
         finally:
             await setup_store.close()
     bot = BotProcess(

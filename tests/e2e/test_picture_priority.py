@@ -16,11 +16,8 @@ import pytest
 
 from cogs import pictures
 from cogs.pictures import Asker, PicturePool, PicturesBusy, Priority
-from db import results_from_game
-from db.models import Seat
-from engine import Game, GameConfig
-from engine.ai import make_agent
 from i18n import messages as M
+from tests.e2e import saved_games
 from tests.e2e.play import latest_table, slash_action, start_game
 
 pytestmark = pytest.mark.e2e
@@ -192,33 +189,10 @@ def test_the_disk_keeps_at_most_its_limit_the_least_recently_used_going_first(tm
 # -- through Discord --------------------------------------------------------------------------------------------------
 async def finished_royal_wedding(bot, fake, host, seed: int = 11) -> int:
     """A finished 7-player Royal Wedding game in #kingdomino (played by the store, as the bot would have saved it)."""
-    seats = [Seat.human(host.id, host.name)] + [Seat.computer(n, "easy", f"Computer {n}") for n in range(1, 7)]
-    store = bot.store
-    rec = await store.create_game(
-        channel_id=fake.channel("kingdomino").id,
-        guild_id=fake.guild_id,
-        host_user_id=host.id,
-        kind="royal-wedding",
-        config={},
-        seats=seats,
-        seed=seed,
+    channel_id = fake.channel("kingdomino").id
+    return await saved_games.finished_royal_wedding(
+        bot.store, channel_id=channel_id, guild_id=fake.guild_id, host_id=host.id, host_name=host.name, seed=seed
     )
-    game = Game.new(GameConfig("royal-wedding", tuple(s.player_id for s in seats)), seed)
-    version = await store.start_game(rec.id, rec.version, config=game.config.to_dict(), state=game.to_dict())
-    while not game.is_over:
-        player = game.decision().player
-        action = make_agent("easy", seed=len(game.log)).choose(game)
-        game.apply(action, by=player)
-        version = await store.save_move(
-            rec.id,
-            version,
-            state=game.to_dict(),
-            action=action.to_dict(),
-            player_id=player,
-            user_id=None,
-            results=results_from_game(game) if game.is_over else None,
-        )
-    return rec.id
 
 
 async def test_one_members_replay_flood_does_not_hold_a_move_in_another_server(fake, harness, bot, monkeypatch):
