@@ -358,7 +358,7 @@ REVIEW_TAX = NP_("a knight on {cells}", "knights on {cells}")
 REVIEW_BUILD = N_("build {building} on {cell}")
 REVIEW_DRAGON = N_("the dragon burns {building}")
 REVIEW_SKIP = {"tax": N_("no tax"), "build": N_("no building"), "dragon": N_("no dragon")}
-REVIEW_POINTS = NP_("{points} point", "{points} points")  # {points}: a number with one decimal, like 3.2
+REVIEW_POINTS = N_("{points} points")  # {points}: always with one decimal, like 3.2 or 1.0: the form for a decimal
 REVIEW_TITLE = N_(
     "🔎 **The review**: for each player, the decisions that cost most, beside the move the hard computer player "
     "would have made (points: the average difference in the final score over the same sampled endings)."
