@@ -31,7 +31,7 @@ from engine import Game
 from engine.ai.review import REVIEW_BUDGET, REVIEW_PLAYOUTS, Review, ReviewItem
 from i18n import messages as M
 from i18n import translate
-from render.review import ITEMS, action_words, points_words, render_review
+from render.review import ITEMS, action_words, points_words, render_review, round_words
 
 from . import pictures
 
@@ -105,7 +105,7 @@ def item_line(game: Game, item: ReviewItem, lang: str) -> str:
     return translate(
         lang,
         M.REVIEW_LINE,
-        round=item.round,
+        when=round_words(lang, item.round),
         played=action_words(position, item.played, lang),
         better=action_words(position, item.better, lang),
         points=points_words(lang, item.points),

@@ -358,13 +358,15 @@ REVIEW_TAX = NP_("a knight on {cells}", "knights on {cells}")
 REVIEW_BUILD = N_("build {building} on {cell}")
 REVIEW_DRAGON = N_("the dragon burns {building}")
 REVIEW_SKIP = {"tax": N_("no tax"), "build": N_("no building"), "dragon": N_("no dragon")}
+REVIEW_ROUND = N_("Round {round}")
+REVIEW_SETUP = N_("Set-up")  # the first claims, before round 1
 REVIEW_POINTS = N_("{points} points")  # {points}: always with one decimal, like 3.2 or 1.0: the form for a decimal
 REVIEW_TITLE = N_(
     "🔎 **The review**: for each player, the decisions that cost most, beside the move the hard computer player "
     "would have made (points: the average difference in the final score over the same sampled endings)."
 )
 REVIEW_PLAYER = N_("**{player}**:")
-REVIEW_LINE = N_("Round {round}: {played}; better: {better} (+{points} on average)")
+REVIEW_LINE = N_("{when}: {played}; better: {better} (+{points} on average)")  # {when}: REVIEW_ROUND or REVIEW_SETUP
 REVIEW_CLEAN = N_("**{player}**: no decision cost a point on average. Well played!")
 REVIEW_MORE = N_("Your review: `/look review` (only you see it).")
 REVIEW_YOURS_TITLE = N_(
@@ -379,7 +381,7 @@ REVIEW_WORKING = N_(
 REVIEW_NOT_MADE = N_("The review of this game could not be made; it has been logged.")
 PIC_REVIEW_HEAD = N_("the decisions that cost most")
 PIC_REVIEW_NONE = N_("No decision cost a point on average. Well played!")
-PIC_REVIEW_ITEM = N_("{number}. Round {round}")
+PIC_REVIEW_ITEM = N_("{number}. {when}")  # {when}: REVIEW_ROUND or REVIEW_SETUP
 PIC_REVIEW_COST = N_("−{points} on average")
 PIC_REVIEW_YOURS = N_("Your move")
 PIC_REVIEW_BETTER = N_("Better (hard)")

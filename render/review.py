@@ -11,19 +11,21 @@ by their titles and the words under them (colour carries no meaning of its own).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import Game, GameConfig, action_from_dict, cell_name, domino
+from engine import DRAGON, Game, GameConfig, action_from_dict, cell_name, domino
 from engine.actions import Action, BribeDragon, Build, Claim, Place, Skip, Tax
 from engine.ai.review import Review, ReviewItem
+from engine.components import building, building_types
 from i18n import format_number, translate, translate_plural
 from i18n import messages as M
 
-from . import tiles
-from .draw import Box, Draw, encode, kingdom_colour, player_colours, player_names, text
-from .kingdom import GridLayout, draw_kingdom, grid_at, label_margin, window
+from . import icons, tiles
+from .draw import Box, Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
+from .kingdom import GridLayout, building_codes, building_fits, draw_kingdom, grid_at, label_margin, window
 from .palette import BACKGROUND, BOX_COLOURS, GOLD, MUTED, OUTLINE, PANEL, PANEL_EDGE, PANEL_LIGHT, PREVIEW, RGB, TEXT
 from .panels import _head, offer_line
 from .words import building_title, direction_word, domino_label, picture_lang
@@ -70,15 +72,17 @@ def action_words(game: Game, action: Action, lang: str = "en") -> str:
 
 
 def _building_name(building_id: str) -> str:
-    from engine.components import building
-
     return building(building_id).name if building_id else "?"
 
 
+def round_words(lang: str, number: int) -> str:
+    """When a decision was made: "Round 4"; the first claims (round 0): "Set-up"."""
+    return translate(lang, M.REVIEW_ROUND, round=number) if number else translate(lang, M.REVIEW_SETUP)
+
+
 def points_words(lang: str, points: float) -> str:
-    """ "3.2 points" in `lang` (the plural form of the rounded number)."""
-    shown = format_number(lang, points, decimals=1)
-    return translate_plural(lang, *M.REVIEW_POINTS, max(1, round(points)), points=shown)
+    """The points a decision cost, like "3.2 points", in `lang` (always one decimal: the form a decimal takes)."""
+    return translate(lang, M.REVIEW_POINTS, points=format_number(lang, points, decimals=1))
 
 
 def render_review(
@@ -120,13 +124,13 @@ class _Row:
 
     def __init__(self, position: Game, item: ReviewItem, colours: Mapping[str, RGB], lang: str) -> None:
         self.position, self.item, self.colours, self.lang = position, item, colours, lang
-        self.body = _body_height(position, item)
+        self.body = _body_height(position, item, lang)
         self.height = TITLE + CAPTION + self.body + GAP
 
     def draw(self, im: Image.Image, number: int, y: int) -> None:
         draw = Draw(im)
         item, lang = self.item, self.lang
-        head = translate(lang, M.PIC_REVIEW_ITEM, number=number, round=item.round)
+        head = translate(lang, M.PIC_REVIEW_ITEM, number=number, when=round_words(lang, item.round))
         text(draw, (PAD, y + 22), head, 20, bold=True, anchor="lm", max_width=WIDTH / 2)
         cost = translate(lang, M.PIC_REVIEW_COST, points=points_words(lang, item.points))
         text(draw, (WIDTH - PAD, y + 22), cost, 20, bold=True, fill=GOLD, anchor="rm", max_width=WIDTH / 2 - PAD)
@@ -173,8 +177,11 @@ def _frame(position: Game, item: ReviewItem) -> tuple[int, int, int, int]:
     return top, left, bottom, right
 
 
-def _is_claim(item: ReviewItem) -> bool:
-    return isinstance(item.played, Claim)
+def _shows(item: ReviewItem) -> str:
+    """What both sides draw: the line to claim from, the builders' board (the dragon), or the kingdom."""
+    if isinstance(item.played, Claim):
+        return "line"
+    return "board" if item.kind == DRAGON else "kingdom"
 
 
 def _layout(position: Game, item: ReviewItem, box: Box) -> GridLayout:
@@ -186,23 +193,36 @@ def _layout(position: Game, item: ReviewItem, box: Box) -> GridLayout:
     return grid_at((top, left, bottom, right), (x0, y0, x1, y0 + height), label_size=LABEL, cell=cell)
 
 
-def _body_height(position: Game, item: ReviewItem) -> int:
-    if _is_claim(item):
+def _body_height(position: Game, item: ReviewItem, lang: str) -> int:
+    if _shows(item) == "line":
         return _offer_height(len(offer_line(position)))
+    if _shows(item) == "board":
+        return len(position.board) * (BOARD_ROW + 6) + 8
     layout = _layout(position, item, (0, 0, COLUMN - 16, 10_000))
-    return layout.grid_box[3] + 16
+    return layout.grid_box[3] + 16 + LEGEND_LINE * len(_legend(position, item, layout.cell, lang))
 
 
 def _draw_body(im: Image.Image, position: Game, item: ReviewItem, action: Action, box: Box, colours, lang: str) -> None:
-    if isinstance(action, Claim):
+    if _shows(item) == "line":
+        assert isinstance(action, Claim)
         _draw_offer(im, position, action, box)
+        return
+    if _shows(item) == "board":
+        _draw_board(im, position, action, box, lang)
         return
     d = position.decision()
     assert d is not None
     layout = _layout(position, item, box)
     colour = kingdom_colour(position, d.kingdom, colours)
     preview = (d.domino, action.placement) if isinstance(action, Place) and d.domino else None
-    draw_kingdom(im, position, d.kingdom, layout, colour, preview=preview, lang=lang)
+    codes = _codes(lang)
+    draw_kingdom(im, position, d.kingdom, layout, colour, preview=preview, lang=lang, codes=codes, least=MIN_TEXT)
+    legend = _legend(position, item, layout.cell, lang)
+    y = layout.grid_box[3] + 16
+    for line in legend:  # the buildings shown by their codes, with their names
+        text(Draw(im), (box[0] + 4, y + LEGEND_LINE / 2), line, MIN_TEXT + 2, fill=MUTED, anchor="lm",
+             max_width=box[2] - box[0] - 8)  # fmt: skip
+        y += LEGEND_LINE
     if preview is None:
         draw = Draw(im)
         w = max(3, layout.cell // 12)
@@ -210,6 +230,37 @@ def _draw_body(im: Image.Image, position: Game, item: ReviewItem, action: Action
             x0, y0, x1, y1 = layout.cell_box(r, c)
             draw.rectangle((x0 - w, y0 - w, x1 + w - 1, y1 + w - 1), outline=PREVIEW, width=w)
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=OUTLINE, width=max(1, w // 2))
+
+
+MIN_TEXT = 12  # no text smaller on a phone (the picture is drawn at a phone's width)
+LEGEND_LINE = 22
+
+
+@functools.cache
+def _codes(lang: str) -> dict[str, str]:
+    """Every building's code in `lang`, as the table shows them (kingdom.building_codes)."""
+    return building_codes({bid: building_title(lang, b.name, bid) for bid, b in building_types().items()})
+
+
+def _legend(position: Game, item: ReviewItem, cell: int, lang: str) -> list[str]:
+    """Lines of "code: name" for the kingdom's buildings whose names do not fit their squares."""
+    d = position.decision()
+    assert d is not None
+    codes = _codes(lang)
+    coded = []
+    for bid, towers in position.kingdoms[d.kingdom].buildings.values():
+        b = building(bid)
+        if not building_fits(building_title(lang, b.name, bid), cell, bool(towers or b.crowns), MIN_TEXT):
+            coded.append(bid)
+    items = sorted(f"{codes[bid]}: {building_title(lang, building(bid).name, bid)}" for bid in set(coded))
+    lines, line = [], ""
+    for entry in items:
+        joined = f"{line} · {entry}" if line else entry
+        if line and text_width(joined, MIN_TEXT + 2) > COLUMN - 24:
+            lines.append(line)
+            joined = entry
+        line = joined
+    return [*lines, line] if line else lines
 
 
 # -- a claim: the line of dominoes, the chosen one outlined -------------------------------------------------------
@@ -246,3 +297,23 @@ def _draw_offer(im: Image.Image, position: Game, action: Claim, box: Box) -> Non
         if king is not None:  # taken before this choice: veiled
             veil = Image.new("RGBA", (CARD_W - 2, CARD_H - 2), (*BACKGROUND, 150))
             im.paste(veil, (cx + 1, cy + 1), veil)
+
+
+# -- the dragon: the builders' board, the building burned outlined -------------------------------------------------
+BOARD_ROW = 40
+
+
+def _draw_board(im: Image.Image, position: Game, action: Action, box: Box, lang: str) -> None:
+    draw = Draw(im)
+    x0, y0, x1, _ = box
+    burned = action.slot if isinstance(action, BribeDragon) else None
+    for slot, bid in enumerate(position.board):
+        y = y0 + slot * (BOARD_ROW + 6)
+        chosen = slot == burned
+        draw.rounded_rectangle((x0, y, x1, y + BOARD_ROW), radius=8, fill=PANEL_LIGHT,
+                               outline=PREVIEW if chosen else PANEL_EDGE, width=5 if chosen else 1)  # fmt: skip
+        text(draw, (x0 + 20, y + BOARD_ROW / 2), str(slot + 1), 18, bold=True, fill=MUTED, anchor="mm")
+        name = building_title(lang, _building_name(bid), bid) if bid else "—"
+        text(draw, (x0 + 40, y + BOARD_ROW / 2), name, 18, bold=chosen, anchor="lm", max_width=x1 - x0 - 80)
+        if chosen:
+            icons.paste(im, "dragon", x1 - 38, y + 6, 28)
