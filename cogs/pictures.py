@@ -626,6 +626,25 @@ def current() -> PicturePool:
     return _pool
 
 
+_after_game: list[Callable[[Any, Any], None]] = []
+
+
+def when_game_over(handler: Callable[[Any, Any], None]) -> None:
+    """Have `handler(service, rec)` called by `game_over` (the post-game review registers itself: cogs/reviews.py)."""
+    if handler not in _after_game:
+        _after_game.append(handler)
+
+
+def game_over(service: Any, rec: Any) -> None:
+    """The service's one call once a finished game's final table is posted: what follows a game's end starts, in the
+    background and at low priority (nothing here waits on it)."""
+    for handler in _after_game:
+        try:
+            handler(service, rec)
+        except Exception:
+            log.exception("After game %s: %s failed", getattr(rec, "id", "?"), _name(handler))
+
+
 async def draw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` drawn by the bot's picture workers, or None when it cannot be drawn. `priority=`
     (default: a table) and `asker=` (a look's: limited, may raise `PicturesBusy`) go to `PicturePool.draw`."""

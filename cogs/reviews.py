@@ -11,8 +11,8 @@ every table, look and replay), then kept on disk with the game's other pictures,
 is reviewed, the review's effort and the engine's code: a restart works nothing out again. Posted once across
 processes and restarts: the store's notification claim (`REVIEW_KIND`) is taken, and marked sent, just before the
 message goes out. A bot that stopped before posting a review posts it at its next start (`resume_reviews`: the
-games finished in the last `RESUME_HOURS`). The service's one call is `review_when_over(service, rec)`, after the
-final table is posted."""
+games finished in the last `RESUME_HOURS`). The service's one call is `pictures.game_over(service, rec)`, after the
+final table is posted, which calls `review_when_over` (registered when this module is imported)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from i18n import translate
 from render.review import ITEMS, action_words, points_words, render_review, round_words
 
 from . import pictures
+from .service import game_language, names_and_colours
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +86,6 @@ async def review_picture(
     rec: GameRecord, game: Game, review: Review, player: str, lang: str, asker: pictures.Asker | None = None
 ) -> bytes | None:
     """`player`'s review picture in `lang`, drawn in the review lane and kept."""
-    from .service import names_and_colours
-
     names, colours = names_and_colours(rec)
     config, seed, log_data = _game_data(game)
     data = review.to_dict()
@@ -153,10 +152,11 @@ def review_when_over(service: Any, rec: GameRecord) -> None:
     pool.background(post_review(service, rec.id), f"the review of game {rec.id}")
 
 
+pictures.when_game_over(review_when_over)
+
+
 async def post_review(service: Any, game_id: int) -> bool:
     """Work out (or read) the game's review and post it in its channel unless it already was; True if posted."""
-    from .service import game_language
-
     rec = await service.get(game_id)
     game = rec.game
     if game is None or not game.is_over:

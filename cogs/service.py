@@ -66,7 +66,6 @@ from .common import (
     tiebreak_words,
 )
 from .notifier import Notifier, TurnNotice, quiet_end, turn_key
-from .reviews import review_when_over
 
 log = logging.getLogger(__name__)
 
@@ -938,7 +937,7 @@ class GameService:
             self.notifier.pinged(rec.id, key, ping, now)
         self.notifier.turn_passed(rec.id, None if game.is_over else key)
         if game.is_over:
-            review_when_over(self, rec)  # the post-game review, worked out at low priority, posted once
+            pictures.game_over(self, rec)  # the post-game review, worked out at low priority, posted once
         if user_id is not None:  # told outside the lock, by the person's choice (DM, quiet hours...)
             self.notifier.submit(TurnNotice(rec.id, key, user_id))
         return message
