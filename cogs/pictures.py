@@ -264,10 +264,16 @@ class _Lane:
     def queued(self) -> int:
         return len(self.first) + sum(len(jobs) for jobs in self.waiting.values())
 
-    def close(self) -> None:
+    def close(self, *, stop_work: bool = False) -> None:
+        """Let the workers go; `stop_work`: end at once what they are working out (a review: minutes of it, worked
+        out again at the next start, `cogs.reviews.resume_reviews`)."""
         pool, self.pool = self.pool, None
         if pool is not None:
+            processes = list((getattr(pool, "_processes", None) or {}).values()) if stop_work else []
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
 
 
 class PictureCache:
@@ -600,7 +606,7 @@ class PicturePool:
             task.cancel()
         self.light.close()
         self.heavy.close()
-        self.review.close()
+        self.review.close(stop_work=True)
 
     async def aclose(self) -> None:
         """`close`, then wait until the drawings given up have ended (the bot's shutdown leaves no task pending)."""

@@ -5,9 +5,11 @@ a game in play and a person who did not play it."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
+import threading
 
 import pytest
 from PIL import Image
@@ -33,17 +35,23 @@ def quick_reviews(monkeypatch):
     monkeypatch.setattr(reviews, "EFFORT", EFFORT)
 
 
+@pytest.fixture
+def bot_settings(bot_settings, request):
+    """The tests' settings; `@pytest.mark.parametrize("bot_settings", [1], indirect=True)`: picture workers."""
+    return dataclasses.replace(bot_settings, picture_workers=getattr(request, "param", 0))
+
+
 def review_posts(fake) -> list:
     title = translate("en", M.REVIEW_TITLE)
     return [m for m in fake.messages_in(CH) if m.content.startswith(title)]
 
 
-async def play_to_the_end(fake, bot, seed: int) -> int:
+async def play_to_the_end(fake, bot, seed: int, channel: str = CH) -> int:
     """Alice and Bob play a 2-player Kingdomino game to its end, each move chosen at random (random players make
     mistakes a review finds); returns the game's id."""
-    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    await start_game(fake, fake.alice, channel, [fake.bob], game="kingdomino", players=2)
     rng, game_id = random.Random(seed), None
-    while (rec := await bot.store.get_active_game(fake.channel(CH).id)) is not None:
+    while (rec := await bot.store.get_active_game(fake.channel(channel).id)) is not None:
         game_id, d = rec.id, rec.game.decision()
         await bot.service.play(rec.id, int(d.player), rng.choice(rec.game.legal_actions()))
     return game_id
@@ -124,3 +132,38 @@ async def test_look_review_refuses_a_game_in_play(fake, bot):
     rec = await bot.store.get_active_game(fake.channel(CH).id)
     assert rec is not None and not rec.game.log, "nothing changed"
     assert json.dumps(rec.game.to_dict())  # the game is still whole
+
+
+@pytest.mark.parametrize("bot_settings", [1], indirect=True)
+async def test_the_review_is_worked_out_in_its_own_worker_process(fake, bot):
+    pool = pictures.current()
+    assert pool.workers == 1 and pool.reviews_at_end, "the bot's default: reviews at the end, in processes"
+    game_id = await play_to_the_end(fake, bot, seed=3)
+    posts = await fake.wait_until(lambda: review_posts(fake), timeout=TIMEOUT, what="the review")
+    check_review(fake, await bot.store.get_game(game_id), posts[0])
+    assert pool.review.pool is not None and pool.counts["review"] >= 2, "worked out and drawn in the review lane"
+    assert pool.stats["in_threads"] == 0, "nothing fell back to the bot's own threads"
+
+
+async def test_a_review_at_work_delays_no_table_of_another_game(fake, bot, monkeypatch):
+    """A review that never ends while another game is played: every move of that game is answered and its tables
+    are posted; the review is posted once it is let go."""
+    release = threading.Event()
+    real = pictures.review_data
+
+    def held(*args):
+        assert release.wait(TIMEOUT), "the test let it go"
+        return real(*args)
+
+    monkeypatch.setattr(pictures, "review_data", held)
+    await play_to_the_end(fake, bot, seed=3)
+    await fake.wait_until(lambda: pictures.current().review.running == 1, what="the review at work")
+    other = fake.channel("general").name
+    before = len([m for m in fake.messages_in(other) if any(a.filename == "table.png" for a in m.attachments)])
+    await play_to_the_end(fake, bot, seed=4, channel=other)  # a whole game, while the review is at work
+    tables = [m for m in fake.messages_in(other) if any(a.filename == "table.png" for a in m.attachments)]
+    assert len(tables) - before >= 6 and review_posts(fake) == [] and pictures.current().review.running == 1
+    release.set()
+    await fake.wait_until(lambda: review_posts(fake), timeout=TIMEOUT, what="the review, let go")
+    await pictures.current().background_done()  # the other game's review too, after the first
+    assert len(review_posts(fake)) == 1
