@@ -141,6 +141,13 @@ def own_text(game: Game, review: Review, player: str, lang: str) -> str:
     return "\n".join(lines)[:MESSAGE_LIMIT]
 
 
+def picture_alt(rec: GameRecord, game: Game, review: Review, player: str, lang: str) -> str:
+    """A review picture's description: whose it is, then its decisions in words (no markup)."""
+    names, _ = names_and_colours(rec)
+    lines = [item_line(game, item, lang) for item in review.worst(player, ITEMS)]
+    return f"{names.get(player, player)}: " + " · ".join(lines)
+
+
 # -- posting -----------------------------------------------------------------------------------------------------
 def review_when_over(service: Any, rec: GameRecord) -> None:
     """After a finished game's final table: work out its review at low priority, then post it in its channel,
@@ -171,7 +178,7 @@ async def post_review(service: Any, game_id: int) -> bool:
         if review.worst(player, 1):
             png = await review_picture(rec, game, review, player, lang)
             if png is not None:
-                alt = await asyncio.to_thread(own_text, game, review, player, lang)
+                alt = await asyncio.to_thread(picture_alt, rec, game, review, player, lang)
                 files.append(discord.File(io.BytesIO(png), f"review-{len(files) + 1}.png", description=alt[:1000]))
     content = await asyncio.to_thread(channel_text, rec, game, review, lang)
     store = service.store

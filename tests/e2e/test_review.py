@@ -79,7 +79,7 @@ def check_review(fake, rec, post) -> None:
     pngs = [a for a in post.attachments if a.filename.startswith("review-")]
     assert len(pngs) == sum(1 for p in players if review.worst(p, 1))
     assert all(Image.open(io.BytesIO(a.data)).width == 780 for a in pngs)
-    assert all(a.description for a in pngs), "each picture says in words what it shows"
+    assert all(a.description and a.description.startswith(("Alice: ", "Bob: ")) for a in pngs), "whose, in words"
 
 
 async def test_the_review_is_posted_once_names_real_decisions_and_survives_a_restart(fake, harness, bot):
