@@ -43,7 +43,7 @@ class LookCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self._resumed = False
+        self._resumed: bool | None = None  # False: at start, looking for reviews to post; True: done
 
     async def _look(
         self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
@@ -84,9 +84,10 @@ class LookCog(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Once a process: post the reviews of the games that finished while it was stopped (cogs/reviews.py)."""
-        if not self._resumed:
-            self._resumed = True
+        if self._resumed is None:
+            self._resumed = False
             await resume_reviews(self.bot.service)  # type: ignore[attr-defined]
+            self._resumed = True  # the reviews it found are at work
 
     @look.command(name="scores", description="The score breakdown so far")
     async def scores(self, interaction: discord.Interaction) -> None:
