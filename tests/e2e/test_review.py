@@ -167,3 +167,17 @@ async def test_a_review_at_work_delays_no_table_of_another_game(fake, bot, monke
     await fake.wait_until(lambda: review_posts(fake), timeout=TIMEOUT, what="the review, let go")
     await pictures.current().background_done()  # the other game's review too, after the first
     assert len(review_posts(fake)) == 1
+
+
+async def test_look_review_before_the_review_is_made_starts_it_and_says_so(fake, bot):
+    pictures.current().reviews_at_end = False  # nothing started at the end: the look starts it
+    game_id = await play_to_the_end(fake, bot, seed=5)
+    await pictures.current().background_done()
+    first = await (await fake.slash(fake.alice, CH, "look", "review")).wait_message()
+    assert first.ephemeral and first.content == translate("en", M.REVIEW_WORKING) and not first.attachments
+    posts = await fake.wait_until(lambda: review_posts(fake), timeout=TIMEOUT, what="the review it started")
+    check_review(fake, await bot.store.get_game(game_id), posts[0])
+    await pictures.current().background_done()
+    again = await (await fake.slash(fake.alice, CH, "look", "review")).wait_message()
+    assert again.content.startswith(translate("en", M.REVIEW_YOURS_TITLE)) and again.attachments
+    assert len(review_posts(fake)) == 1
