@@ -187,7 +187,7 @@ async def post_review(service: Any, game_id: int) -> bool:
     channel = service.bot.get_partial_messageable(rec.channel_id)
     try:
         await channel.send(content=content, files=files, allowed_mentions=discord.AllowedMentions.none())
-    except (discord.Forbidden, discord.NotFound) as error:
+    except discord.HTTPException as error:  # no permission, channel gone, Discord failing: logged, not retried
         log.warning("Game %s: its review could not be posted in channel %s: %s", game_id, rec.channel_id, error)
         return False
     return True

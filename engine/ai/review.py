@@ -14,8 +14,9 @@ played out in the same `playouts` sampled futures (common random numbers: the hi
 from what nobody had seen at that moment, then every player greedy, as in hard's playouts) and the difference of
 the player's mean final score is what the decision cost (a negative or zero difference is no mistake and is not
 kept). Nothing reads the clock or the hidden future: the same game, seed, budget and playouts give the same review on
-any machine. A whole 4-player game is about 100 decisions: at the default budget, about a minute of CPU (a job for
-the worker pool at low priority).
+any machine. At the default budget, with every player reviewed (benchmarks/bench_review.py, 2026-11-25, 2 shared
+cores): 2-player Kingdomino about 5 s of CPU, 4-player 12 s, 2-player Queendomino 20 s, 4-player Royal Wedding
+47 s: a job for the pictures' review lane (cogs/pictures.py), never for the bot's own process.
 """
 
 from __future__ import annotations
