@@ -18,6 +18,7 @@ from render import clean_name
 from .checks import GAMES, checked, in_server
 from .common import GAME_NAMES, UserError, clip, game_name, lang_of, safe
 from .looks import look_place, send_look
+from .reviews import resume_reviews
 from .views import guarded, service_of
 
 RULES = {
@@ -42,6 +43,7 @@ class LookCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._resumed: bool | None = None  # False: at start, looking for reviews to post; True: done
 
     async def _look(
         self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
@@ -74,6 +76,18 @@ class LookCog(commands.Cog):
     @look.command(name="chart", description="Every kingdom's score, round by round")
     async def chart(self, interaction: discord.Interaction) -> None:
         await self._look(interaction, "chart")
+
+    @look.command(name="review", description="A finished game you played: your costliest decisions, and better moves")
+    async def review(self, interaction: discord.Interaction) -> None:
+        await self._look(interaction, "review")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once a process: post the reviews of the games that finished while it was stopped (cogs/reviews.py)."""
+        if self._resumed is None:
+            self._resumed = False
+            await resume_reviews(self.bot.service)  # type: ignore[attr-defined]
+            self._resumed = True  # the reviews it found are at work
 
     @look.command(name="scores", description="The score breakdown so far")
     async def scores(self, interaction: discord.Interaction) -> None:

@@ -15,7 +15,12 @@ Two lanes, each with its own processes and its own queue:
 - the heavy lane (`HEAVY_WORKERS` process, nice +10) draws the replays and charts (a 7-player Royal Wedding replay
   is a second of work and 600 KB): first those of a finished game's last table (`Priority.STORY`), then the looks
   (`Priority.HEAVY`), round-robin between the people asking. However many replays are asked for, a table never
-  waits behind them.
+  waits behind them;
+- the review lane (`REVIEW_WORKERS` process, nice +15) works out a finished game's post-game review (issue #31:
+  minutes of the `hard` search, `review_data`) and draws its pictures (`Priority.REVIEW`), one at a time, after
+  everything else: neither a table nor a replay waits behind a review. With 0 workers it is a thread like the
+  others, and the reviews are not started at the end of a game (`reviews_at_end`: the bot's own process would
+  spend minutes on them).
 
 Looks are limited per member, per server and in all (`LIMITS`, counted while queued or drawing): over a limit,
 `draw` raises `PicturesBusy` at once (the look answers "busy, try again in a minute"). A table is never refused.
@@ -49,7 +54,7 @@ import multiprocessing
 import os
 import traceback
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Coroutine, Hashable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -62,6 +67,10 @@ log = logging.getLogger(__name__)
 WORKER_NICENESS = 5
 HEAVY_NICENESS = 10  # replays and charts yield the cores to the tables' workers and to the bot
 HEAVY_WORKERS = 1
+REVIEW_NICENESS = 15  # a review is minutes of search: it yields the cores to everything else
+REVIEW_WORKERS = 1
+REVIEW_TIMEOUT_SECONDS = 30 * 60.0  # a review queued and worked out later than this is given up (logged)
+REVIEWS_IN_THREADS = False  # with 0 workers, start the reviews at the end of a game anyway (tests, at a tiny effort)
 THREAD_SLOTS = 4  # pictures drawn at once in threads (0 workers): more would only queue on the interpreter's lock
 PICTURE_TIMEOUT_SECONDS = 60.0  # a picture later than this is given up (the text goes out alone)
 MEMORY_BYTES = 48 * 1024 * 1024
@@ -76,6 +85,7 @@ class Priority(IntEnum):
     LOOK = 1  # a private look at the table, a kingdom, the dominoes to come
     STORY = 2  # the replay and chart posted with a finished game's last table: never refused
     HEAVY = 3  # a private look at a replay or a chart
+    REVIEW = 4  # a finished game's review and its pictures (the channel's, or a look's): its own lane, last
 
 
 HEAVY_PRIORITIES = (Priority.STORY, Priority.HEAVY)
@@ -90,7 +100,7 @@ class Limits:
     total: int
 
 
-LIMITS = {Priority.LOOK: Limits(3, 10, 40), Priority.HEAVY: Limits(2, 4, 12)}
+LIMITS = {Priority.LOOK: Limits(3, 10, 40), Priority.HEAVY: Limits(2, 4, 12), Priority.REVIEW: Limits(1, 3, 12)}
 
 
 @dataclass(frozen=True)
@@ -140,12 +150,31 @@ def replay_gif(*args: Any, **kwargs: Any) -> bytes:
     return render_replay(*args, **kwargs)[0]
 
 
+def review_data(config: dict, seed: int, log: list, players: list[str], budget: float, playouts: int) -> bytes:
+    """The post-game review of a game given as data (engine/ai/review.py), as JSON bytes, so it can be kept."""
+    from engine.ai.review import review_log
+
+    return json.dumps(review_log(config, seed, log, players, budget, playouts), sort_keys=True).encode()
+
+
 @functools.cache
 def drawing_digest() -> str:
     """A digest of the code and words that draw the pictures: a kept picture drawn by another version is not used."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted([*(root / "render").glob("*.py"), *(root / "i18n" / "locales").glob("*.po")]):
+        with contextlib.suppress(OSError):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@functools.cache
+def thinking_digest() -> str:
+    """A digest of the engine's code, computer players included: a review they would now work out otherwise is not
+    used (a part of the review's key)."""
+    root = Path(__file__).resolve().parent.parent / "engine"
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("*.py"), *(root / "ai").glob("*.py")]):
         with contextlib.suppress(OSError):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
@@ -176,6 +205,7 @@ class _Lane:
     niceness: int
     slots: int
     urgent: Priority
+    timeout: float = PICTURE_TIMEOUT_SECONDS
     pool: concurrent.futures.ProcessPoolExecutor | None = None
     running: int = 0
     first: deque[_Job] = field(default_factory=deque)
@@ -234,10 +264,16 @@ class _Lane:
     def queued(self) -> int:
         return len(self.first) + sum(len(jobs) for jobs in self.waiting.values())
 
-    def close(self) -> None:
+    def close(self, *, stop_work: bool = False) -> None:
+        """Let the workers go; `stop_work`: end at once what they are working out (a review: minutes of it, worked
+        out again at the next start, `cogs.reviews.resume_reviews`)."""
         pool, self.pool = self.pool, None
         if pool is not None:
+            processes = list((getattr(pool, "_processes", None) or {}).values()) if stop_work else []
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
 
 
 class PictureCache:
@@ -333,6 +369,9 @@ class PicturePool:
         heavy = heavy_workers if workers else 0
         self.light = _Lane("light", workers, WORKER_NICENESS, workers or thread_slots, Priority.TABLE)
         self.heavy = _Lane("heavy", heavy, HEAVY_NICENESS, heavy or 1, Priority.STORY)
+        review = REVIEW_WORKERS if workers else 0
+        self.review = _Lane("review", review, REVIEW_NICENESS, 1, Priority.REVIEW, REVIEW_TIMEOUT_SECONDS)
+        self.reviews_at_end = bool(workers) or REVIEWS_IN_THREADS  # see the module's docstring
         self.cache = PictureCache(cache_dir)
         self._failed: set[str] = set()
         self._inflight: dict[str, asyncio.Future] = {}
@@ -438,6 +477,8 @@ class PicturePool:
 
     # -- the queue -------------------------------------------------------------------------------------------------
     def _lane(self, priority: Priority) -> _Lane:
+        if priority == Priority.REVIEW:
+            return self.review
         return self.heavy if priority in HEAVY_PRIORITIES else self.light
 
     async def _queued(
@@ -450,10 +491,10 @@ class PicturePool:
             self._inflight_jobs[key] = job
         self._dispatch(lane)
         try:
-            return await asyncio.wait_for(asyncio.shield(job.future), PICTURE_TIMEOUT_SECONDS)
+            return await asyncio.wait_for(asyncio.shield(job.future), lane.timeout)
         except TimeoutError:
             lane.remove(job)
-            log.warning("Drawing %s took over %.0f s; the game goes on without it", _name(fn), PICTURE_TIMEOUT_SECONDS)
+            log.warning("Drawing %s took over %.0f s; the game goes on without it", _name(fn), lane.timeout)
             self.stats["failed"] += 1
             return None
         except asyncio.CancelledError:
@@ -471,7 +512,7 @@ class PicturePool:
             lane.running += 1
             self.counts[job.priority.name.lower()] += 1
             self.order.append((job.priority, _name(job.fn)))
-            task = asyncio.get_running_loop().create_task(self._run(lane, job))
+            task = asyncio.get_running_loop().create_task(self._run(lane, job), name="drawing")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -519,13 +560,41 @@ class PicturePool:
         return result
 
     # -- life ------------------------------------------------------------------------------------------------------
+    async def remembered(self, key: str) -> bytes | None:
+        """What `kept` holds for `key` (from memory, else from disk), or None: nothing is drawn."""
+        data = self.cache.remembered(key)
+        if data is None:
+            data = await self.cache.read(key)
+            if data is not None:
+                self.cache.remember(key, data)
+        return data
+
+    def background(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task:
+        """Run `work` (a task that waits on pictures, like a review) held by the pool: `close` cancels it and
+        `aclose` waits until it has ended; an error in it is logged."""
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+
+        def done(task: asyncio.Task) -> None:
+            self._tasks.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("%s failed", name, exc_info=task.exception())
+
+        task.add_done_callback(done)
+        return task
+
+    async def background_done(self) -> None:
+        """Wait until the work started with `background` (and what it started meanwhile) has ended."""
+        while tasks := [task for task in self._tasks if task.get_name() != "drawing"]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
     @property
     def queued(self) -> int:
-        return self.light.queued + self.heavy.queued
+        return self.light.queued + self.heavy.queued + self.review.queued
 
     def warm_up(self) -> None:
         """Start the workers now rather than at the first picture (a worker takes a second or two to start)."""
-        for lane in (self.light, self.heavy):
+        for lane in (self.light, self.heavy):  # the review's worker starts with the first review
             if lane.workers:
                 pool = lane.executor()
                 for _ in range(lane.workers):
@@ -537,6 +606,7 @@ class PicturePool:
             task.cancel()
         self.light.close()
         self.heavy.close()
+        self.review.close(stop_work=True)
 
     async def aclose(self) -> None:
         """`close`, then wait until the drawings given up have ended (the bot's shutdown leaves no task pending)."""
@@ -560,6 +630,25 @@ def configure(workers: int, *, cache_dir: Path | None = None) -> PicturePool:
 
 def current() -> PicturePool:
     return _pool
+
+
+_after_game: list[Callable[[Any, Any], None]] = []
+
+
+def when_game_over(handler: Callable[[Any, Any], None]) -> None:
+    """Have `handler(service, rec)` called by `game_over` (the post-game review registers itself: cogs/reviews.py)."""
+    if handler not in _after_game:
+        _after_game.append(handler)
+
+
+def game_over(service: Any, rec: Any) -> None:
+    """The service's one call once a finished game's final table is posted: what follows a game's end starts, in the
+    background and at low priority (nothing here waits on it)."""
+    for handler in _after_game:
+        try:
+            handler(service, rec)
+        except Exception:
+            log.exception("After game %s: %s failed", getattr(rec, "id", "?"), _name(handler))
 
 
 async def draw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -936,6 +936,8 @@ class GameService:
         if ping is not None:
             self.notifier.pinged(rec.id, key, ping, now)
         self.notifier.turn_passed(rec.id, None if game.is_over else key)
+        if game.is_over:
+            pictures.game_over(self, rec)  # the post-game review, worked out at low priority, posted once
         if user_id is not None:  # told outside the lock, by the person's choice (DM, quiet hours...)
             self.notifier.submit(TurnNotice(rec.id, key, user_id))
         return message

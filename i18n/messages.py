@@ -349,6 +349,43 @@ HISTORY_HEAD = N_("**Moves {first}-{last} of {total}** (page {page} of {pages}; 
 BUTTON_OLDER = N_("Older moves")
 BUTTON_NEWER = N_("Newer moves")
 UNKNOWN_VIEW = N_("Unknown view {view}.")
+# -- branch review (issue #31): the post-game review, in the channel and with `/look review` ------------------------
+# A move in words, in the review's lines and pictures ({domino}: its number; {cell}: like C4; {direction}: a
+# DIRECTIONS word; {building}: its name).
+REVIEW_PLACE = N_("domino {domino} on {cell}, {direction}")
+REVIEW_CLAIM = N_("claim domino {domino}")
+REVIEW_TAX = NP_("a knight on {cells}", "knights on {cells}")
+REVIEW_BUILD = N_("build {building} on {cell}")
+REVIEW_DRAGON = N_("the dragon burns {building}")
+REVIEW_SKIP = {"tax": N_("no tax"), "build": N_("no building"), "dragon": N_("no dragon")}
+REVIEW_ROUND = N_("Round {round}")
+REVIEW_SETUP = N_("Set-up")  # the first claims, before round 1
+REVIEW_POINTS = N_("{points} points")  # {points}: always with one decimal, like 3.2 or 1.0: the form for a decimal
+REVIEW_TITLE = N_(
+    "🔎 **The review**: for each player, the decisions that cost most, beside the move the hard computer player "
+    "would have made (points: the average difference in the final score over the same sampled endings)."
+)
+REVIEW_PLAYER = N_("**{player}**:")
+REVIEW_LINE = N_("{when}: {played}; better: {better} (+{points} on average)")  # {when}: REVIEW_ROUND or REVIEW_SETUP
+REVIEW_CLEAN = N_("**{player}**: no decision cost a point on average. Well played!")
+REVIEW_MORE = N_("Your review: `/look review` (only you see it).")
+REVIEW_YOURS_TITLE = N_(
+    "🔎 **Your review**: the decisions that cost you most, beside the move the hard computer player would have made (points: the average difference in your final score over the same sampled endings)."
+)
+REVIEW_NOT_OVER = N_("The review is made when the game is over: this game is still being played.")
+REVIEW_NOT_YOURS = N_("Only the people who played this game get its review, and you did not play in it.")
+REVIEW_WORKING = N_(
+    "The review of this game is still being worked out (it takes a few minutes of thinking, after every other "
+    "game's moves). It will be posted in the channel; ask again then."
+)
+REVIEW_NOT_MADE = N_("The review of this game could not be made; it has been logged.")
+PIC_REVIEW_HEAD = N_("the decisions that cost most")
+PIC_REVIEW_NONE = N_("No decision cost a point on average. Well played!")
+PIC_REVIEW_ITEM = N_("{number}. {when}")  # {when}: REVIEW_ROUND or REVIEW_SETUP
+PIC_REVIEW_COST = N_("−{points} on average")
+PIC_REVIEW_YOURS = N_("Your move")
+PIC_REVIEW_BETTER = N_("Better (hard)")
+
 STATS_PLAYER_TITLE = N_("**{name}** in this server")
 STATS_SERVER_TITLE = N_("**This server's players**")
 STATS_LINE = N_("{game}: {played} played, {wins} won, average {average}, best {best}")
