@@ -104,6 +104,12 @@ class PlayCog(commands.Cog):
 
         await guarded(interaction, work())
 
+    @play.command(name="board", description="Open the live board of this channel's game (inside Discord or a link)")
+    async def board(self, interaction: discord.Interaction) -> None:
+        from .board import open_board
+
+        await guarded(interaction, open_board(interaction))
+
     @play.command(name="panel", description="Open your private turn panel")
     async def panel(self, interaction: discord.Interaction) -> None:
         async def work():

@@ -53,18 +53,27 @@ class Grant:
 
 @dataclass
 class ActivityLaunch:
-    """An Activity the bot launched by answering an interaction with LAUNCH_ACTIVITY."""
+    """An Activity instance: launched by the bot answering an interaction with LAUNCH_ACTIVITY, or by a person from
+    the App Launcher (the application's Entry Point command; no interaction then). `users`: who is in it."""
 
     instance_id: str
-    interaction: FakeInteraction
+    interaction: FakeInteraction | None
+    opener: FakeUser | None = None
+    place: FakeChannel | None = None
+    users: list[FakeUser] = field(default_factory=list)
 
     @property
     def user(self) -> FakeUser:
-        return self.interaction.user
+        return self.interaction.user if self.interaction is not None else self.opener  # type: ignore[return-value]
 
     @property
     def channel(self) -> FakeChannel:
-        return self.interaction.channel
+        return self.interaction.channel if self.interaction is not None else self.place  # type: ignore[return-value]
+
+    def join(self, user: FakeUser) -> None:
+        """`user` joins the running Activity (Discord's "Join Activity" in the channel)."""
+        if user not in self.users:
+            self.users.append(user)
 
     @property
     def guild_id(self) -> int | None:
@@ -87,6 +96,7 @@ class Activities:
         r = self.fake._route
         r("POST", r"/oauth2/token", self._token)
         r("POST", re.escape(FAKE_AUTHORIZE), self._authorize)
+        r("GET", r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[^/]+)", self._instance)
 
     def own_auth(self, rec: RecordedRequest) -> bool:
         """Whether `rec` authenticates otherwise than with the bot's token: the token exchange (the client's id and
@@ -108,10 +118,49 @@ class Activities:
                 it,
                 kind="bad response",
             )
-        launch = ActivityLaunch("i-" + secrets.token_hex(8), it)
+        launch = ActivityLaunch("i-" + secrets.token_hex(8), it, users=[it.user])
         self.launches.append(launch)
         self.fake._say(it.channel.label, f"{self.fake.bot_user.name} launched its Activity for {it.user.name}")
         return {"id": launch.instance_id}
+
+    def launch_from_app_launcher(self, user: FakeUser, channel: FakeChannel) -> ActivityLaunch:
+        """`user` opens the application from Discord's App Launcher in `channel`: Discord launches the Activity
+        itself when the application's Entry Point command says so (handler DISCORD_LAUNCH_ACTIVITY, 2)."""
+        entry = [c for c in self.fake.global_commands if c.get("type") == 4]
+        if not self.enabled or not entry:
+            raise AssertionError("the App Launcher shows no Activity: no Entry Point command, or Activities are off")
+        if entry[0].get("handler") != 2:
+            raise AssertionError("the Entry Point command's handler is the app's: the fake launches only handler 2")
+        launch = ActivityLaunch("i-" + secrets.token_hex(8), None, opener=user, place=channel, users=[user])
+        self.launches.append(launch)
+        self.fake._say(channel.label, f"{user.name} launched the Activity from the App Launcher")
+        return launch
+
+    async def _instance(self, rec: RecordedRequest, app: str, instance: str) -> web.Response:
+        """`GET /applications/{app}/activity-instances/{instance}` (the bot's token): Discord's
+        EmbeddedActivityInstance, where the instance runs and who is in it."""
+        from .server import json_response
+
+        launch = next((a for a in self.launches if a.instance_id == instance), None)
+        if int(app) != self.fake.application_id or launch is None:
+            return json_response({"message": "Unknown Activity Instance", "code": 10000}, 404)
+        guild = launch.guild_id
+        location = {
+            "id": f"{'gc' if guild else 'pc'}-{launch.channel.id}",
+            "kind": "gc" if guild else "pc",
+            "channel_id": str(launch.channel.id),
+        }
+        if guild:
+            location["guild_id"] = str(guild)
+        return json_response(
+            {
+                "application_id": str(self.fake.application_id),
+                "instance_id": launch.instance_id,
+                "launch_id": launch.instance_id.removeprefix("i-"),
+                "location": location,
+                "users": [str(u.id) for u in launch.users],
+            }
+        )
 
     # -- OAuth2 ---------------------------------------------------------------------------------------------------
     def issue_code(
@@ -280,9 +329,16 @@ class ActivityClient:
         await context.route("https://discord.com/api/**", self._api)
         await context.route(self.app_origin + "/**", self._proxy)
 
-    def frame_url(self, launch: ActivityLaunch, *, platform: str = "mobile", path: str = "") -> str:
-        """Where Discord's client shows `launch` (what opens when the launch reaches the person's client)."""
-        query = urllib.parse.urlencode({"instance": launch.instance_id, "platform": platform, "path": path})
+    def frame_url(
+        self, launch: ActivityLaunch, *, platform: str = "mobile", path: str = "", user: FakeUser | None = None
+    ) -> str:
+        """Where Discord's client shows `launch` to `user` (default: the person it was launched for; another one
+        joins the instance)."""
+        fields = {"instance": launch.instance_id, "platform": platform, "path": path}
+        if user is not None:
+            launch.join(user)
+            fields["user"] = str(user.id)
+        query = urllib.parse.urlencode(fields)
         return f"https://discord.com/activities/{self.fake.application_id}?{query}"
 
     def _launch(self, instance_id: str) -> ActivityLaunch | None:
@@ -294,6 +350,8 @@ class ActivityClient:
         if launch is None:
             await route.fulfill(status=404, body="no such Activity instance")
             return
+        who = (query.get("user") or [""])[0]
+        viewer = next((u for u in launch.users if str(u.id) == who), launch.user)
         context = {
             "application_id": str(self.fake.application_id),
             "frame_id": "frame-" + launch.instance_id,
@@ -303,7 +361,7 @@ class ActivityClient:
             "guild_id": str(launch.guild_id) if launch.guild_id else None,
             "channel_id": str(launch.channel.id),
             "channel_name": launch.channel.name,
-            "user": {"id": str(launch.user.id), "username": launch.user.name},
+            "user": {"id": str(viewer.id), "username": viewer.name},
             "authorize_path": FAKE_AUTHORIZE,
         }
         body = FRAME_HTML.replace("__CONTEXT__", json.dumps(context))
