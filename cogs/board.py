@@ -41,9 +41,9 @@ ENTRY_POINT_NAME = "board"
 _flags: weakref.WeakKeyDictionary[Any, tuple[float, bool]] = weakref.WeakKeyDictionary()
 
 
-async def activity_on(bot: Any) -> bool:
+async def activity_on(bot: Any, *, fresh: bool = False) -> bool:
     """Whether the board opens inside Discord: the bot has a board with the Activity's sign-in (a client secret),
-    and ACTIVITY=on, or auto with the application's EMBEDDED flag (read again every few minutes)."""
+    and ACTIVITY=on, or auto with the application's EMBEDDED flag (read again every few minutes, or now: `fresh`)."""
     board = getattr(bot, "board", None)
     settings = getattr(bot, "settings", None)
     mode = getattr(settings, "activity", "auto")
@@ -53,7 +53,7 @@ async def activity_on(bot: Any) -> bool:
         return True
     now = asyncio.get_running_loop().time()
     known = _flags.get(bot)
-    if known is not None and now - known[0] < FLAGS_SECONDS:
+    if known is not None and now - known[0] < FLAGS_SECONDS and not fresh:
         return known[1]
     try:
         info = await bot.application_info()
@@ -135,13 +135,15 @@ def with_board_button(bot: Any, table_view):
 def entry_point_payload() -> dict[str, Any]:
     """The Entry Point command (Discord's App Launcher opens the Activity with it), as Discord's
     ApplicationCommandCreateRequest describes it."""
+    english = translate("en", M.BOARD_ENTRY_POINT)
     localized = {}
     for locale, lang in DISCORD_LOCALES.items():
-        if lang in LANGUAGES:
-            localized[locale.value] = translate(lang, M.BOARD_ENTRY_POINT)[:100]
+        words = translate(lang, M.BOARD_ENTRY_POINT)[:100] if lang in LANGUAGES else english
+        if words != english:
+            localized[locale.value] = words
     return {
         "name": ENTRY_POINT_NAME,
-        "description": translate("en", M.BOARD_ENTRY_POINT),
+        "description": english,
         "description_localizations": localized,
         "type": PRIMARY_ENTRY_POINT,
         "handler": DISCORD_LAUNCH_ACTIVITY,
@@ -154,7 +156,7 @@ class ActivityTree(app_commands.CommandTree):
     """The command tree: a global sync also carries the Entry Point command when the board opens inside Discord."""
 
     async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[app_commands.AppCommand]:
-        if guild is not None or not await activity_on(self.client):
+        if guild is not None or not await activity_on(self.client, fresh=True):
             return await super().sync(guild=guild)
         if self.client.application_id is None:
             raise app_commands.MissingApplicationID

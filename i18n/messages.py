@@ -668,8 +668,7 @@ WEB_VARIANT_NAMES = {"three-player-four-dominoes": N_("Three players with lines 
 # -- branch activity: the board as a Discord Activity, and its links (cogs/board.py, web/app.py) ----------------
 BUTTON_BOARD = N_("Open the board")
 BOARD_LINK = N_(
-    "Your own link to the board of this game: it works for {minutes} minutes and acts for you, so keep it to "
-    "yourself."
+    "Your own link to the board of this game: it works for {minutes} minutes and acts for you, so keep it to yourself."
 )
 BOARD_UNAVAILABLE = N_(
     "The live board is not set up for this server (no Discord Activity and no public address): the pictures and "

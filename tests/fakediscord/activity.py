@@ -77,7 +77,7 @@ class ActivityLaunch:
 
     @property
     def guild_id(self) -> int | None:
-        return self.interaction.channel.guild_id
+        return self.channel.guild_id
 
 
 @dataclass
@@ -262,7 +262,7 @@ class Activities:
 # -- the client frame (Playwright) ------------------------------------------------------------------------------------
 
 FRAME_HTML = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Discord</title>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord</title>
 <style>html,body{margin:0;height:100%;background:#313338}iframe{border:0;width:100%;height:100%}</style></head>
 <body><iframe id="app" allow="autoplay; clipboard-write"></iframe>
 <script>
@@ -322,12 +322,14 @@ class ActivityClient:
         self.app_origin = f"https://{fake.application_id}.discordsays.com"
         self.proxied: list[str] = []  # every URL the Activity asked for, as the browser asked
 
-    async def attach(self, context: Any) -> None:
+    async def attach(self, context: Any, *, proxy: bool = True) -> None:
         """Route Discord's client pages, its API and the Activity's proxied origin in `context` (a Playwright
-        BrowserContext): nothing leaves the machine."""
+        BrowserContext): nothing leaves the machine. `proxy=False`: the Activity's origin is left to an
+        `ActivityProxy` (a streaming server the browser reaches by its host mapping)."""
         await context.route("https://discord.com/activities/**", self._frame)
         await context.route("https://discord.com/api/**", self._api)
-        await context.route(self.app_origin + "/**", self._proxy)
+        if proxy:
+            await context.route(self.app_origin + "/**", self._proxy)
 
     def frame_url(
         self, launch: ActivityLaunch, *, platform: str = "mobile", path: str = "", user: FakeUser | None = None
@@ -393,3 +395,86 @@ class ActivityClient:
         target = self.app_base_url + (path or "/") + (f"?{url.query}" if url.query else "")
         response = await route.fetch(url=target)
         await route.fulfill(response=response)
+
+
+HOP_HEADERS = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length", "upgrade"})
+
+
+class ActivityProxy:
+    """Discord's proxy for the Activity as a real server: https://{app}.discordsays.com/... -> the app's server,
+    streaming each response as it comes (the board's live updates are Server-Sent Events, which Playwright's routing
+    cannot pass: it waits for a whole body). Chromium reaches it through `chromium_args()` (the app's host mapped to
+    this proxy's port; its certificate is self-signed, made by `openssl` for the test)."""
+
+    def __init__(self, fake: FakeDiscord, app_base_url: str, workdir: Any) -> None:
+        self.fake = fake
+        self.app_base_url = app_base_url.rstrip("/")
+        self.workdir = workdir
+        self.host = f"{fake.application_id}.discordsays.com"
+        self.app_origin = f"https://{self.host}"
+        self.proxied: list[str] = []
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._http: Any = None
+
+    async def start(self) -> None:
+        import asyncio
+        import ssl
+
+        import aiohttp
+
+        cert, key = self.workdir / "proxy.crt", self.workdir / "proxy.key"
+        made = await asyncio.create_subprocess_exec(
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={self.host}",
+            "-addext", f"subjectAltName=DNS:{self.host}", "-keyout", str(key), "-out", str(cert),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        assert await made.wait() == 0, "openssl could not make the proxy's certificate"
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        self._http = aiohttp.ClientSession(auto_decompress=False, timeout=aiohttp.ClientTimeout(total=None))
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self._forward)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, ssl_context=context)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def chromium_args(self) -> list[str]:
+        # The mapped host is this machine: Chromium would block a public page's frame reaching "the local network".
+        local_network = (
+            "LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessForNavigations"
+        )
+        return [
+            f"--host-resolver-rules=MAP {self.host}:443 127.0.0.1:{self.port}",
+            "--ignore-certificate-errors",
+            f"--disable-features={local_network}",
+        ]
+
+    async def _forward(self, request: web.Request) -> web.StreamResponse:
+        path = request.path.removeprefix("/.proxy") or "/"
+        self.proxied.append(f"https://{self.host}{request.path_qs}")
+        target = self.app_base_url + path + (f"?{request.query_string}" if request.query_string else "")
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
+        body = await request.read()
+        async with self._http.request(
+            request.method, target, headers=headers, data=body or None, allow_redirects=False
+        ) as upstream:
+            response = web.StreamResponse(status=upstream.status)
+            for k, v in upstream.headers.items():
+                if k.lower() not in HOP_HEADERS:
+                    response.headers.add(k, v)
+            await response.prepare(request)
+            try:
+                async for chunk in upstream.content.iter_any():
+                    await response.write(chunk)
+            except (ConnectionResetError, ConnectionError):
+                pass
+            return response
