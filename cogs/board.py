@@ -30,6 +30,7 @@ from web import auth
 
 from .common import UserError, lang_of, service_of
 from .service import game_language
+from .views import guarded
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +115,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .views import guarded
-
         await guarded(interaction, open_board(interaction, self.gid))
 
 
