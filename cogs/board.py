@@ -62,7 +62,8 @@ async def activity_on(bot: Any, *, fresh: bool = False) -> bool:
         log.warning("The application's flags could not be read (%s): no Activity for now", error)
         return False
     embedded = bool(info.flags.value & EMBEDDED)
-    _flags[bot] = (now, embedded)
+    if not fresh:  # a sync reads the flags for itself and leaves the clicks their own reading
+        _flags[bot] = (now, embedded)
     return embedded
 
 

@@ -197,6 +197,10 @@ async def test_a_member_without_a_seat_watches_and_cannot_act(fake, bot, discord
     assert answer["ok"] is False and "no seat" in answer["error"], (d.player, answer)
     assert (await bot.store.get_game(rec.id)).version == rec.version, "nothing changed"
     await shot(page, "activity-phone-watcher")
+    # `/play board` opens it the same way, for anyone in the channel.
+    reply = await fake.slash(fake.dave, "kingdomino", "play", "board")
+    await fake.wait_until(lambda: reply.response_type is not None, what="the answer to /play board")
+    assert reply.response_type == 12 and fake.activities.launches[-1].user == fake.dave
 
 
 async def post_token(bot, body: dict, headers: dict | None = None) -> tuple[int, dict]:
@@ -277,12 +281,14 @@ async def test_without_an_activity_a_personal_link_scoped_to_game_and_seat(fake,
     await watcher.page.wait_for_function("() => document.querySelector('main').dataset.version")
     assert await watcher.turn() == "wait"
 
+    await start_game(fake, fake.carol, "general", [fake.dave], game="kingdomino", players=2)
+    other_game = await bot.store.get_active_game(fake.channel("general").id)
     secret = bot.board.secret
     other_seat = 1 - next(i for i, s in enumerate(rec.seats) if s.user_id == player.id)
     refused = {
         "expired": auth.link_token(secret, player.id, rec.id, seat=1 - other_seat, seconds=-1),
         "another seat": auth.link_token(secret, player.id, rec.id, seat=other_seat),
-        "another game": auth.link_token(secret, player.id, rec.id + 1, seat=0),
+        "another game": auth.link_token(secret, player.id, other_game.id, seat=0),
         "forged": auth.link_token(b"not the board's secret" * 2, player.id, rec.id, seat=1 - other_seat),
     }
     for why, token in refused.items():
@@ -328,6 +334,10 @@ async def test_the_entry_point_command_opens_the_board_from_the_app_launcher(fak
     instance = [r for r in fake.requests if "/activity-instances/" in r.path][-1]
     answer = await fake_instance(fake, instance.path)
     assert spec.problems("EmbeddedActivityInstance", answer) == []
+    # Launched in a channel without a game: the page says how to start one.
+    elsewhere = fake.activities.launch_from_app_launcher(fake.carol, fake.channel("general"))
+    _, page = await discord_client(elsewhere)
+    assert "no game in this channel yet" in await page.page.inner_text("#main")
 
 
 async def fake_instance(fake, path: str) -> dict:
