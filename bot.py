@@ -16,7 +16,7 @@ from settings import Settings, SettingsError
 
 log = logging.getLogger("kingdomino")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.settings", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.settings", "cogs.admin", "cogs.board")
 
 
 class KingdominoBot(commands.AutoShardedBot):
@@ -37,6 +37,9 @@ class KingdominoBot(commands.AutoShardedBot):
             options.setdefault("shard_count", settings.shard_count)
             if settings.shard_ids is not None:
                 options.setdefault("shard_ids", list(settings.shard_ids))
+        from cogs.board import ActivityTree  # a global sync carries the Activity's Entry Point command
+
+        options.setdefault("tree_cls", ActivityTree)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.settings = settings
         self.store = store

@@ -46,6 +46,14 @@ class Settings:
     """The web board's port (0: any free port); None: no board (the default of a Settings built in code)."""
     web_secret: str | None = None
     """The key that signs the board's session cookies and links; None: a random one at each start."""
+    activity: str = "auto"
+    """The board as a Discord Activity: "auto" (when the application has Activities enabled), "on" or "off"."""
+    public_url: str | None = None
+    """The board's public HTTPS address (https://board.example.org/): personal links where there is no Activity."""
+    discord_client_id: int | None = None
+    """The OAuth2 client id for the Activity's sign-in (None: the bot's application id)."""
+    discord_client_secret: str | None = None
+    """The OAuth2 client secret (Developer Portal, OAuth2): needed by the Activity to learn who plays."""
 
     @property
     def local(self) -> bool:
@@ -59,7 +67,9 @@ class Settings:
             f"dev_guild_id={self.dev_guild_id}, log_level={logging.getLevelName(self.log_level)}, "
             f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, "
             f"shard_ids={self.shard_ids}, computer_delay={self.computer_delay:g}, "
-            f"web_host={self.web_host}, web_port={self.web_port}, web_secret=<{'set' if self.web_secret else 'unset'}>)"
+            f"web_host={self.web_host}, web_port={self.web_port}, web_secret=<{'set' if self.web_secret else 'unset'}>, "
+            f"activity={self.activity}, public_url={self.public_url}, discord_client_id={self.discord_client_id}, "
+            f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>)"
         )
 
     __str__ = __repr__
@@ -115,6 +125,7 @@ class Settings:
         if not 0 <= computer_delay <= 60:
             raise SettingsError(f"COMPUTER_DELAY must be a number of seconds from 0 to 60, like 6; not {delay_raw!r}.")
         web_host, web_port, web_secret = _web(env)
+        activity, public_url, client_id, client_secret = _activity(env)
         return cls(
             token=token,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
@@ -129,6 +140,10 @@ class Settings:
             web_host=web_host,
             web_port=web_port,
             web_secret=web_secret,
+            activity=activity,
+            public_url=public_url,
+            discord_client_id=client_id,
+            discord_client_secret=client_secret,
         )
 
 
@@ -151,6 +166,26 @@ def _web(env: dict[str, str]) -> tuple[str, int | None, str | None]:
             'print(secrets.token_urlsafe(32))"`), or empty for a new random one at each start.'
         )
     return host, port, secret
+
+
+def _activity(env: dict[str, str]) -> tuple[str, str | None, int | None, str | None]:
+    """ACTIVITY (auto, on or off), PUBLIC_URL, DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET."""
+    activity = env.get("ACTIVITY", "").strip().lower() or "auto"
+    if activity not in ("auto", "on", "off"):
+        raise SettingsError(f"ACTIVITY must be auto, on or off, not {activity!r}.")
+    public_url = env.get("PUBLIC_URL", "").strip() or None
+    if public_url is not None:
+        parts = urlsplit(public_url)
+        if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment:
+            raise SettingsError(
+                f"PUBLIC_URL must be the board's address, like https://board.example.org/, not {public_url!r}."
+            )
+        public_url = public_url.rstrip("/") + "/"
+    raw_id = env.get("DISCORD_CLIENT_ID", "").strip()
+    if raw_id and not raw_id.isdigit():
+        raise SettingsError(f"DISCORD_CLIENT_ID must be the application's id (digits only), not {raw_id!r}.")
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    return activity, public_url, int(raw_id) if raw_id else None, secret
 
 
 def _workers(env: dict[str, str], name: str) -> int:

@@ -12,6 +12,7 @@ from engine.kingdom import parse_direction
 from i18n import messages as M
 from i18n import translate, translate_plural
 
+from .board import open_board
 from .common import (
     UserError,
     building_name,
@@ -103,6 +104,10 @@ class PlayCog(commands.Cog):
             )
 
         await guarded(interaction, work())
+
+    @play.command(name="board", description="Open the live board of this channel's game (inside Discord or a link)")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, open_board(interaction))
 
     @play.command(name="panel", description="Open your private turn panel")
     async def panel(self, interaction: discord.Interaction) -> None:

@@ -702,6 +702,27 @@ WEB_KINGDOM_OF = N_("Kingdom of {name}")
 WEB_SEAT_FREE = N_("free seat")
 WEB_VARIANT_NAMES = {"three-player-four-dominoes": N_("Three players with lines of four")}
 
+# -- branch activity: the board as a Discord Activity, and its links (cogs/board.py, web/app.py) ----------------
+BUTTON_BOARD = N_("Open the board")
+BOARD_LINK = N_(
+    "Your own link to the board of this game: it works for {minutes} minutes and acts for you, so keep it to yourself."
+)
+BOARD_UNAVAILABLE = N_(
+    "The live board is not set up for this server (no Discord Activity and no public address): the pictures and "
+    "buttons here do everything the board does."
+)
+BOARD_ENTRY_POINT = N_("Open the live board of this channel's game")
+WEB_ACTIVITY_CONNECTING = N_("Connecting to Discord…")
+WEB_ACTIVITY_FAILED = N_("Discord did not let the board in ({error}): close the board and open it again.")
+WEB_ACTIVITY_OFF = N_("This board is not set up as a Discord Activity: use the pictures and buttons in the channel.")
+WEB_ACTIVITY_REFUSED = N_("Discord did not confirm who you are: close the board and open it again.")
+WEB_ACTIVITY_ELSEWHERE = N_(
+    "Discord does not show this board in that channel: open it from the table of the channel you are in."
+)
+WEB_ACTIVITY_NO_GAME = N_("There is no game in this channel yet: start one with /game new, then open the board.")
+WEB_NOT_YOURS = N_("This board is not open to you: open it from the game's table in Discord.")
+WEB_LINK_GAME_OVER = N_("This game is over, so its links no longer open it: the final table is in Discord.")
+
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
 # translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,
@@ -801,6 +822,7 @@ BUTTON_LABELS = [  # 80 characters
     BUTTON_CONFIRM,
     BUTTON_BACK,
     BUTTON_TAKE_TURN,
+    BUTTON_BOARD,
     BUTTON_UNDO,
     DONE_CLAIM,
     DONE_END,

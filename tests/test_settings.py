@@ -25,6 +25,15 @@ def test_web_settings():
     assert Settings.from_env({"WEB_PORT": "off"}).web_port is None
 
 
+def test_activity_settings():
+    s = Settings.from_env({"DISCORD_TOKEN": "x"})
+    assert (s.activity, s.public_url, s.discord_client_id, s.discord_client_secret) == ("auto", None, None, None)
+    env = {"ACTIVITY": "ON", "PUBLIC_URL": "https://board.example.org", "DISCORD_CLIENT_ID": "42"}
+    s = Settings.from_env({"DISCORD_TOKEN": "x", "DISCORD_CLIENT_SECRET": "hush-hush", **env})
+    assert (s.activity, s.public_url, s.discord_client_id) == ("on", "https://board.example.org/", 42)
+    assert "hush-hush" not in repr(s) and "discord_client_secret=<set>" in repr(s)
+
+
 def test_defaults_and_parsing():
     s = Settings.from_env({"DISCORD_TOKEN": "abc.def", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
     assert s.database_path == Path(DEFAULT_DATABASE_PATH)
@@ -61,6 +70,10 @@ def test_computers_wait_a_few_seconds_by_default_for_an_undo():
         ({"WEB_PORT": "70000"}, "WEB_PORT must be a port number"),
         ({"WEB_HOST": "http://x"}, "WEB_HOST must be an address"),
         ({"WEB_SECRET": "short"}, "WEB_SECRET must be at least 32 characters"),
+        ({"ACTIVITY": "maybe"}, "ACTIVITY must be auto, on or off"),
+        ({"PUBLIC_URL": "board.example.org"}, "PUBLIC_URL must be the board's address"),
+        ({"PUBLIC_URL": "https://board.example.org/?x=1"}, "PUBLIC_URL must be the board's address"),
+        ({"DISCORD_CLIENT_ID": "app"}, "DISCORD_CLIENT_ID must be the application's id"),
     ],
 )
 def test_malformed_settings_are_refused(env, message):

@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -28,7 +29,7 @@ from i18n import LANGUAGES, first_supported, translate
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
-from . import auth
+from . import activity, auth
 from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
@@ -42,6 +43,10 @@ KEEPALIVE_SECONDS = 15.0
 MAX_STREAMS_PER_CLIENT = 24
 MAX_LOCAL_GAMES = 200
 LEVELS = ("random", "easy", "medium", "hard")
+SESSION_HEADER = (
+    "X-Board-Session"  # the Activity's board session (a cookie would be a third party's in Discord's frame)
+)
+SDK_DIR = Path(__file__).resolve().parent / "sdk" / "node_modules" / "@discord" / "embedded-app-sdk" / "output"
 STATIC = {
     "board.js": "text/javascript",
     "board.css": "text/css",
@@ -49,7 +54,8 @@ STATIC = {
 }
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+    "font-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 )
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
@@ -121,6 +127,8 @@ class Board:
         hub.listeners.append(self._on_change)
         self.runner: web.AppRunner | None = None
         self.url = ""
+        self.client_id: int | None = None  # the Activity's OAuth2 client (None: the bot's application id)
+        self.client_secret: str | None = None  # None: no Activity sign-in
         self.app = self._build()
 
     # -- the application --------------------------------------------------------------------------------------
@@ -128,6 +136,9 @@ class Board:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
         app.router.add_get("/", self.page)
         app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/static/sdk/{path:[A-Za-z0-9_./-]+}", self.sdk)
+        app.router.add_post("/api/token", self.activity_token)
+        app.router.add_get("/api/games/{gid:\\d+}/stream", self.stream_token)
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics_page)
         app.router.add_get("/api/me", self.me)
@@ -175,7 +186,7 @@ class Board:
                 raise Refusal(429, translate(lang, M.WEB_TOO_FAST))
             if request.method == "POST":
                 origin = request.headers.get("Origin")
-                if origin is not None and origin.split("://", 1)[-1] != request.host:
+                if origin is not None and origin.split("://", 1)[-1] not in (request.host, self.activity_origin()):
                     raise Refusal(403, translate(lang, M.WEB_OTHER_SITE))
                 if request.content_type != "application/json":
                     raise Refusal(415, translate(lang, M.WEB_JSON_ONLY))
@@ -191,8 +202,32 @@ class Board:
         return response
 
     # -- who and which language ----------------------------------------------------------------------------------
-    def session(self, request: web.Request) -> auth.Session:
+    def cookie_session(self, request: web.Request) -> auth.Session:
         return auth.Session.read(self.secret, request.cookies.get(auth.COOKIE))
+
+    def session(self, request: web.Request) -> auth.Session:
+        """Who this request acts for: the cookie's people, the Activity's board session (a header) and a stream
+        token (the event stream's query: EventSource sends no headers)."""
+        session = self.cookie_session(request)
+        for token, key in ((request.headers.get(SESSION_HEADER), "a"), (request.query.get("s"), "t")):
+            if token:
+                session = session.merged(auth.read_scoped(self.secret, token, key))
+        return session
+
+    def may_watch(self, session: auth.Session, rec: GameRecord) -> bool:
+        """A game's board is open to a session tied to it (a link's, an Activity's); a local game to the local
+        board's every reader (they take seats from its list)."""
+        if self.local and rec.guild_id is None:
+            return True
+        return any(rec.id in games for _, games in session.games)
+
+    def app_id(self) -> int | None:
+        return self.client_id or getattr(getattr(self.service, "bot", None), "application_id", None)
+
+    def activity_origin(self) -> str | None:
+        """The origin Discord serves the Activity from (its proxy: https://{application id}.discordsays.com)."""
+        app = self.app_id()
+        return f"{app}.discordsays.com" if app and self.client_secret else None
 
     def set_session(self, response: web.StreamResponse, session: auth.Session, request: web.Request) -> None:
         response.set_cookie(
@@ -243,6 +278,7 @@ class Board:
         return web.json_response(
             {
                 "local": self.local,
+                "activity": str(self.app_id()) if self.client_secret and not self.local else None,
                 "people": [str(u) for u in self.session(request).users],
                 "lang": lang,
                 "languages": [code for code in LANGUAGES],
@@ -330,7 +366,10 @@ class Board:
             snap = await self.snapshot(game_id, fresh=fresh)
         except UserError as error:
             raise Refusal(404, error.text(lang)) from None
-        return snap.view(self.session(request).for_game(game_id), lang)
+        session = self.session(request)
+        if not self.may_watch(session, snap.record):
+            raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
+        return snap.view(session.for_game(game_id), lang)
 
     def game_id(self, request: web.Request) -> int:
         gid = int(request.match_info["gid"])
@@ -521,7 +560,7 @@ class Board:
         active = await self.service.store.list_games(statuses=ACTIVE_STATUSES, limit=MAX_LOCAL_GAMES)
         if len(active) >= MAX_LOCAL_GAMES:
             raise Refusal(429, translate(lang, M.WEB_TOO_MANY_GAMES, limit=MAX_LOCAL_GAMES))
-        session, user = self._person(request, self.session(request), set())
+        session, user = self._person(request, self.cookie_session(request), set())
         name = translate(lang, M.WEB_PERSON_NAME, number=1)
         seats = [Seat.human(user, name, hex_of(0))]
         level = spec["level"]
@@ -610,7 +649,7 @@ class Board:
                 if len(rec.seats) >= size:
                     raise UserError(M.TABLE_FULL, size=size)
                 taken = {s.user_id for s in rec.seats if s.user_id is not None}
-                session, user = self._person(request, self.session(request), taken)
+                session, user = self._person(request, self.cookie_session(request), taken)
                 people = sum(1 for s in rec.seats if not s.is_computer)
                 name = translate(lang, M.WEB_PERSON_NAME, number=people + 1)
                 from cogs.lobby import next_colour
@@ -652,27 +691,99 @@ class Board:
             raise Declined(error.text(lang)) from None
 
     async def join_link(self, request: web.Request) -> web.Response:
-        """A signed link the bot gave one person for one game: this browser now acts as them; on to the board."""
-        found = auth.read_link(self.secret, request.match_info["token"])
+        """A signed link the bot gave one person for one game and their seat (or to watch): this browser now acts
+        as them in that game; on to the board. Refused once expired, for another seat, or after the game's end."""
+        lang = self.lang_of(request)
+        found = auth.read_seat_link(self.secret, request.match_info["token"])
+        refusal = M.WEB_LINK_EXPIRED
+        if found is not None:
+            user, gid, seat = found
+            try:
+                rec = await self.service.get(gid)
+            except UserError:
+                rec = None
+            seats = rec.seats if rec is not None else []
+            if rec is None or (seat is not None and (seat >= len(seats) or seats[seat].user_id != user)):
+                found = None
+            elif rec.status not in ACTIVE_STATUSES:
+                found, refusal = None, M.WEB_LINK_GAME_OVER
         if found is None:  # a page, not JSON: a person followed this link
-            lang = self.lang_of(request)
-            text, back = html.escape(translate(lang, M.WEB_LINK_EXPIRED)), html.escape(translate(lang, M.WEB_BACK))
+            text, back = html.escape(translate(lang, refusal)), html.escape(translate(lang, M.WEB_BACK))
             page = (
                 f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><meta name="viewport" '
                 f'content="width=device-width, initial-scale=1"><title>{text}</title><p>{text}</p>'
                 f'<p><a href="../">{back}</a></p></html>'
             )
             return web.Response(status=403, text=page, content_type="text/html", headers=SECURITY_HEADERS)
-        user, gid = found
         response = web.Response(status=302, headers={"Location": f"../?game={gid}", "Cache-Control": "no-store"})
-        self.set_session(response, self.session(request).with_user(user, gid), request)
+        self.set_session(response, self.cookie_session(request).with_user(user, gid), request)
         return response
+
+    # -- inside Discord (an Activity) ----------------------------------------------------------------------------
+    async def sdk(self, request: web.Request) -> web.Response:
+        """Discord's Embedded App SDK (web/sdk, pinned by npm): its ES modules, served by the board itself (no
+        CDN: an Activity reaches only its own URL mapping)."""
+        path = request.match_info["path"]
+        target = (SDK_DIR / path).resolve()
+        if ".." in path.split("/") or not path.endswith(".mjs") or not target.is_relative_to(SDK_DIR):
+            raise web.HTTPNotFound()
+        try:
+            body = await asyncio.to_thread(target.read_bytes)
+        except OSError:
+            raise web.HTTPNotFound() from None
+        return web.Response(body=body, content_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+    async def activity_token(self, request: web.Request) -> web.Response:
+        """The Activity's sign-in: the page's OAuth2 code exchanged with Discord (who the person is), the instance
+        it runs in checked with Discord (which channel, that they are in it); answers the access token for the
+        SDK's authenticate, the board session for that channel's game, and the game's id."""
+        lang = self.lang_of(request)
+        bot = getattr(self.service, "bot", None)
+        app = self.app_id()
+        if self.local or not self.client_secret or app is None or bot is None:
+            raise Refusal(403, translate(lang, M.WEB_ACTIVITY_OFF))
+        body = await self.body(request)
+        code, instance = activity.field_of(body, "code"), activity.field_of(body, "instance_id")
+        channel = activity.field_of(body, "channel_id", digits=True)
+        if code is None or instance is None or channel is None:
+            raise Refusal(400, translate(lang, M.WEB_ACTIVITY_REFUSED))
+        try:
+            access, user = await activity.exchange_code(app, self.client_secret, code)
+        except activity.ActivityRefused as error:
+            log.info("Activity sign-in refused: %s", error)
+            raise Refusal(403, translate(lang, M.WEB_ACTIVITY_REFUSED)) from None
+        try:
+            place = await activity.instance_place(bot, instance)
+        except activity.ActivityRefused as error:
+            log.info("Activity instance refused: %s", error)
+            raise Refusal(403, translate(lang, M.WEB_ACTIVITY_ELSEWHERE)) from None
+        if place.channel_id != int(channel) or user not in place.users:
+            raise Refusal(403, translate(lang, M.WEB_ACTIVITY_ELSEWHERE))
+        rec = await self.service.store.get_active_game(place.channel_id)
+        if rec is None or rec.guild_id != place.guild_id:
+            return web.json_response({"access_token": access, "game": None, "session": None})
+        session = auth.activity_session(self.secret, user, rec.id)
+        return web.json_response({"access_token": access, "game": rec.id, "session": session})
+
+    async def stream_token(self, request: web.Request) -> web.Response:
+        """A short-lived token for the query of the game's event stream, for the people of this request's session
+        (the Activity's header session: EventSource cannot send it)."""
+        gid = self.game_id(request)
+        session = self.session(request)
+        await self.view_for(request, gid)  # refused unless this session may watch the game
+        users = [u for u, games in session.games if gid in games]
+        if not users:  # a local game's reader: the stream needs no token
+            raise Refusal(403, translate(self.lang_of(request), M.WEB_NOT_YOURS))
+        return web.json_response({"token": auth.stream_token(self.secret, users[0], gid)})
 
 
 async def start_board(service: Any, hub: Hub, settings: Any, *, local: bool) -> Board:
     """Start the board server on the settings' host and port; returns it (its `url` says where)."""
     secret = (settings.web_secret or "").encode() or auth.new_secret()
     board = Board(service, hub, secret=secret, local=local)
+    board.client_id = getattr(settings, "discord_client_id", None)
+    if getattr(settings, "activity", "auto") != "off":
+        board.client_secret = getattr(settings, "discord_client_secret", None)
     await board.start(settings.web_host, settings.web_port)
     return board
 

@@ -92,6 +92,18 @@ class Session:
         limited = dict(self.games)
         return tuple(u for u in self.users if u not in limited or game_id in limited[u])
 
+    def merged(self, other: Session) -> Session:
+        """Both sessions' people, each with their games."""
+        merged = self
+        limited = dict(other.games)
+        for user in other.users:
+            games = limited.get(user)
+            if games is None:
+                merged = merged.with_user(user)
+            for game in games or ():
+                merged = merged.with_user(user, game)
+        return merged
+
     @classmethod
     def read(cls, secret: bytes, token: str | None) -> Session:
         payload = verify(secret, token)
@@ -113,9 +125,15 @@ def new_local_user() -> int:
     return secrets.randbelow(ID_LIMIT - 1) + 1
 
 
-def link_token(secret: bytes, user_id: int, game_id: int, *, seconds: float = LINK_SECONDS) -> str:
-    """A short-lived signed token that lets `user_id` open game `game_id`'s board as themselves (`/join/<token>`)."""
-    return sign(secret, {"l": user_id, "g": game_id, "e": int(time.time() + seconds)})
+def link_token(
+    secret: bytes, user_id: int, game_id: int, *, seat: int | None = None, seconds: float = LINK_SECONDS
+) -> str:
+    """A short-lived signed token that lets `user_id` open game `game_id`'s board as themselves (`/join/<token>`):
+    at their seat `seat` (its index at the table; None: they watch)."""
+    payload: dict = {"l": user_id, "g": game_id, "e": int(time.time() + seconds)}
+    if seat is not None:
+        payload["s"] = seat
+    return sign(secret, payload)
 
 
 def read_link(secret: bytes, token: str) -> tuple[int, int] | None:
@@ -127,3 +145,38 @@ def read_link(secret: bytes, token: str) -> tuple[int, int] | None:
     if not isinstance(user, int) or not isinstance(game, int):
         return None
     return user, game
+
+
+def read_seat_link(secret: bytes, token: str) -> tuple[int, int, int | None] | None:
+    """(user id, game id, seat index or None for a watcher) of a valid, unexpired link token; None otherwise."""
+    payload = verify(secret, token)
+    found = read_link(secret, token)
+    if payload is None or found is None:
+        return None
+    seat = payload.get("s")
+    return (*found, seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
+
+
+ACTIVITY_SECONDS = 12 * 3600  # a board session inside Discord (the page asks again when it reopens)
+STREAM_SECONDS = 5 * 60  # a token that opens one game's live stream (EventSource cannot send headers)
+
+
+def activity_session(secret: bytes, user_id: int, game_id: int, *, seconds: float = ACTIVITY_SECONDS) -> str:
+    """The board session of a person Discord named (OAuth2) inside an Activity, for the game of its channel: sent
+    by the page as a header (a cookie would be a third party's inside Discord's frame)."""
+    return sign(secret, {"a": user_id, "g": game_id, "e": int(time.time() + seconds)})
+
+
+def stream_token(secret: bytes, user_id: int, game_id: int, *, seconds: float = STREAM_SECONDS) -> str:
+    """A short-lived token for the query string of one game's event stream, as that person."""
+    return sign(secret, {"t": user_id, "g": game_id, "e": int(time.time() + seconds)})
+
+
+def read_scoped(secret: bytes, token: str | None, key: str) -> Session:
+    """The session an Activity session (`key` "a") or a stream token (`key` "t") stands for: one person in one
+    game; an empty session for anything else."""
+    payload = verify(secret, token)
+    user, game = (payload.get(key), payload.get("g")) if payload else (None, None)
+    if not isinstance(user, int) or not isinstance(game, int) or not 0 < user <= USER_ID_LIMIT:
+        return Session()
+    return Session((user,), ((user, (game,)),))

@@ -53,22 +53,31 @@ class Grant:
 
 @dataclass
 class ActivityLaunch:
-    """An Activity the bot launched by answering an interaction with LAUNCH_ACTIVITY."""
+    """An Activity instance: launched by the bot answering an interaction with LAUNCH_ACTIVITY, or by a person from
+    the App Launcher (the application's Entry Point command; no interaction then). `users`: who is in it."""
 
     instance_id: str
-    interaction: FakeInteraction
+    interaction: FakeInteraction | None
+    opener: FakeUser | None = None
+    place: FakeChannel | None = None
+    users: list[FakeUser] = field(default_factory=list)
 
     @property
     def user(self) -> FakeUser:
-        return self.interaction.user
+        return self.interaction.user if self.interaction is not None else self.opener  # type: ignore[return-value]
 
     @property
     def channel(self) -> FakeChannel:
-        return self.interaction.channel
+        return self.interaction.channel if self.interaction is not None else self.place  # type: ignore[return-value]
+
+    def join(self, user: FakeUser) -> None:
+        """`user` joins the running Activity (Discord's "Join Activity" in the channel)."""
+        if user not in self.users:
+            self.users.append(user)
 
     @property
     def guild_id(self) -> int | None:
-        return self.interaction.channel.guild_id
+        return self.channel.guild_id
 
 
 @dataclass
@@ -87,6 +96,7 @@ class Activities:
         r = self.fake._route
         r("POST", r"/oauth2/token", self._token)
         r("POST", re.escape(FAKE_AUTHORIZE), self._authorize)
+        r("GET", r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[^/]+)", self._instance)
 
     def own_auth(self, rec: RecordedRequest) -> bool:
         """Whether `rec` authenticates otherwise than with the bot's token: the token exchange (the client's id and
@@ -108,10 +118,49 @@ class Activities:
                 it,
                 kind="bad response",
             )
-        launch = ActivityLaunch("i-" + secrets.token_hex(8), it)
+        launch = ActivityLaunch("i-" + secrets.token_hex(8), it, users=[it.user])
         self.launches.append(launch)
         self.fake._say(it.channel.label, f"{self.fake.bot_user.name} launched its Activity for {it.user.name}")
         return {"id": launch.instance_id}
+
+    def launch_from_app_launcher(self, user: FakeUser, channel: FakeChannel) -> ActivityLaunch:
+        """`user` opens the application from Discord's App Launcher in `channel`: Discord launches the Activity
+        itself when the application's Entry Point command says so (handler DISCORD_LAUNCH_ACTIVITY, 2)."""
+        entry = [c for c in self.fake.global_commands if c.get("type") == 4]
+        if not self.enabled or not entry:
+            raise AssertionError("the App Launcher shows no Activity: no Entry Point command, or Activities are off")
+        if entry[0].get("handler") != 2:
+            raise AssertionError("the Entry Point command's handler is the app's: the fake launches only handler 2")
+        launch = ActivityLaunch("i-" + secrets.token_hex(8), None, opener=user, place=channel, users=[user])
+        self.launches.append(launch)
+        self.fake._say(channel.label, f"{user.name} launched the Activity from the App Launcher")
+        return launch
+
+    async def _instance(self, rec: RecordedRequest, app: str, instance: str) -> web.Response:
+        """`GET /applications/{app}/activity-instances/{instance}` (the bot's token): Discord's
+        EmbeddedActivityInstance, where the instance runs and who is in it."""
+        from .server import json_response
+
+        launch = next((a for a in self.launches if a.instance_id == instance), None)
+        if int(app) != self.fake.application_id or launch is None:
+            return json_response({"message": "Unknown Activity Instance", "code": 10000}, 404)
+        guild = launch.guild_id
+        location = {
+            "id": f"{'gc' if guild else 'pc'}-{launch.channel.id}",
+            "kind": "gc" if guild else "pc",
+            "channel_id": str(launch.channel.id),
+        }
+        if guild:
+            location["guild_id"] = str(guild)
+        return json_response(
+            {
+                "application_id": str(self.fake.application_id),
+                "instance_id": launch.instance_id,
+                "launch_id": launch.instance_id.removeprefix("i-"),
+                "location": location,
+                "users": [str(u.id) for u in launch.users],
+            }
+        )
 
     # -- OAuth2 ---------------------------------------------------------------------------------------------------
     def issue_code(
@@ -213,7 +262,7 @@ class Activities:
 # -- the client frame (Playwright) ------------------------------------------------------------------------------------
 
 FRAME_HTML = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Discord</title>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord</title>
 <style>html,body{margin:0;height:100%;background:#313338}iframe{border:0;width:100%;height:100%}</style></head>
 <body><iframe id="app" allow="autoplay; clipboard-write"></iframe>
 <script>
@@ -273,16 +322,25 @@ class ActivityClient:
         self.app_origin = f"https://{fake.application_id}.discordsays.com"
         self.proxied: list[str] = []  # every URL the Activity asked for, as the browser asked
 
-    async def attach(self, context: Any) -> None:
+    async def attach(self, context: Any, *, proxy: bool = True) -> None:
         """Route Discord's client pages, its API and the Activity's proxied origin in `context` (a Playwright
-        BrowserContext): nothing leaves the machine."""
+        BrowserContext): nothing leaves the machine. `proxy=False`: the Activity's origin is left to an
+        `ActivityProxy` (a streaming server the browser reaches by its host mapping)."""
         await context.route("https://discord.com/activities/**", self._frame)
         await context.route("https://discord.com/api/**", self._api)
-        await context.route(self.app_origin + "/**", self._proxy)
+        if proxy:
+            await context.route(self.app_origin + "/**", self._proxy)
 
-    def frame_url(self, launch: ActivityLaunch, *, platform: str = "mobile", path: str = "") -> str:
-        """Where Discord's client shows `launch` (what opens when the launch reaches the person's client)."""
-        query = urllib.parse.urlencode({"instance": launch.instance_id, "platform": platform, "path": path})
+    def frame_url(
+        self, launch: ActivityLaunch, *, platform: str = "mobile", path: str = "", user: FakeUser | None = None
+    ) -> str:
+        """Where Discord's client shows `launch` to `user` (default: the person it was launched for; another one
+        joins the instance)."""
+        fields = {"instance": launch.instance_id, "platform": platform, "path": path}
+        if user is not None:
+            launch.join(user)
+            fields["user"] = str(user.id)
+        query = urllib.parse.urlencode(fields)
         return f"https://discord.com/activities/{self.fake.application_id}?{query}"
 
     def _launch(self, instance_id: str) -> ActivityLaunch | None:
@@ -294,6 +352,8 @@ class ActivityClient:
         if launch is None:
             await route.fulfill(status=404, body="no such Activity instance")
             return
+        who = (query.get("user") or [""])[0]
+        viewer = next((u for u in launch.users if str(u.id) == who), launch.user)
         context = {
             "application_id": str(self.fake.application_id),
             "frame_id": "frame-" + launch.instance_id,
@@ -303,7 +363,7 @@ class ActivityClient:
             "guild_id": str(launch.guild_id) if launch.guild_id else None,
             "channel_id": str(launch.channel.id),
             "channel_name": launch.channel.name,
-            "user": {"id": str(launch.user.id), "username": launch.user.name},
+            "user": {"id": str(viewer.id), "username": viewer.name},
             "authorize_path": FAKE_AUTHORIZE,
         }
         body = FRAME_HTML.replace("__CONTEXT__", json.dumps(context))
@@ -335,3 +395,86 @@ class ActivityClient:
         target = self.app_base_url + (path or "/") + (f"?{url.query}" if url.query else "")
         response = await route.fetch(url=target)
         await route.fulfill(response=response)
+
+
+HOP_HEADERS = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length", "upgrade"})
+
+
+class ActivityProxy:
+    """Discord's proxy for the Activity as a real server: https://{app}.discordsays.com/... -> the app's server,
+    streaming each response as it comes (the board's live updates are Server-Sent Events, which Playwright's routing
+    cannot pass: it waits for a whole body). Chromium reaches it through `chromium_args()` (the app's host mapped to
+    this proxy's port; its certificate is self-signed, made by `openssl` for the test)."""
+
+    def __init__(self, fake: FakeDiscord, app_base_url: str, workdir: Any) -> None:
+        self.fake = fake
+        self.app_base_url = app_base_url.rstrip("/")
+        self.workdir = workdir
+        self.host = f"{fake.application_id}.discordsays.com"
+        self.app_origin = f"https://{self.host}"
+        self.proxied: list[str] = []
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._http: Any = None
+
+    async def start(self) -> None:
+        import asyncio
+        import ssl
+
+        import aiohttp
+
+        cert, key = self.workdir / "proxy.crt", self.workdir / "proxy.key"
+        made = await asyncio.create_subprocess_exec(
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={self.host}",
+            "-addext", f"subjectAltName=DNS:{self.host}", "-keyout", str(key), "-out", str(cert),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        assert await made.wait() == 0, "openssl could not make the proxy's certificate"
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        self._http = aiohttp.ClientSession(auto_decompress=False, timeout=aiohttp.ClientTimeout(total=None))
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self._forward)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, ssl_context=context)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def chromium_args(self) -> list[str]:
+        # The mapped host is this machine: Chromium would block a public page's frame reaching "the local network".
+        local_network = (
+            "LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessForNavigations"
+        )
+        return [
+            f"--host-resolver-rules=MAP {self.host}:443 127.0.0.1:{self.port}",
+            "--ignore-certificate-errors",
+            f"--disable-features={local_network}",
+        ]
+
+    async def _forward(self, request: web.Request) -> web.StreamResponse:
+        path = request.path.removeprefix("/.proxy") or "/"
+        self.proxied.append(f"https://{self.host}{request.path_qs}")
+        target = self.app_base_url + path + (f"?{request.query_string}" if request.query_string else "")
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
+        body = await request.read()
+        async with self._http.request(
+            request.method, target, headers=headers, data=body or None, allow_redirects=False
+        ) as upstream:
+            response = web.StreamResponse(status=upstream.status)
+            for k, v in upstream.headers.items():
+                if k.lower() not in HOP_HEADERS:
+                    response.headers.add(k, v)
+            await response.prepare(request)
+            try:
+                async for chunk in upstream.content.iter_any():
+                    await response.write(chunk)
+            except (ConnectionResetError, ConnectionError):
+                pass
+            return response

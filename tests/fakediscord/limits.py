@@ -96,8 +96,20 @@ def validate_commands(commands: Any) -> list[Problem]:
                 problems.append((f"{path}.description", "Context menu commands cannot have a description."))
             if command.get("options"):
                 problems.append((f"{path}.options", "Context menu commands cannot have options."))
+        elif (
+            kind == 4
+        ):  # PRIMARY_ENTRY_POINT: the App Launcher's command (handler 1 APP_HANDLER, 2 DISCORD_LAUNCH_ACTIVITY)
+            if not isinstance(name, str) or not NAME_RE.match(name):
+                problems.append((f"{path}.name", f"Command name {name!r} does not match ^[-_a-z0-9]{{1,32}}$."))
+            _length(problems, f"{path}.description", command.get("description"), 1, 100)
+            if command.get("options"):
+                problems.append((f"{path}.options", "An Entry Point command cannot have options."))
+            if command.get("handler", 1) not in (1, 2):
+                problems.append((f"{path}.handler", "Must be 1 (APP_HANDLER) or 2 (DISCORD_LAUNCH_ACTIVITY)."))
         else:
             problems.append((f"{path}.type", f"Unknown application command type {kind!r}."))
+    if per_type.get(4, 0) > 1:
+        problems.append(("", "An application has at most one Primary Entry Point command."))
     if per_type.get(1, 0) > 100:
         problems.append(("", f"At most 100 slash commands (got {per_type[1]})."))
     for kind in (2, 3):

@@ -222,6 +222,10 @@ def invalid_body(
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 
 
+EMBEDDED = 1 << 17  # the application flag of an app with Activities
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT, the application command type the App Launcher opens
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     # Exactly this content type: discord.py parses JSON only for 'application/json' with no charset.
     return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
@@ -1267,7 +1271,7 @@ class FakeDiscord(Drivers):
                 "bot_require_code_grant": False,
                 "owner": self.owner.payload(),
                 "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": EMBEDDED if self.activities.enabled else 0,  # an app with Activities is "embedded"
                 "team": None,
                 "summary": "",
                 "rpc_origins": [],
@@ -1304,6 +1308,12 @@ class FakeDiscord(Drivers):
         problems = limits.validate_commands(rec.json)
         if problems:
             raise invalid_body(problems, "command sync rejected", kind="commands")
+        kept = [c for c in self.commands_for(guild_id) if c.get("type") == ENTRY_POINT]
+        if kept and not any(isinstance(c, dict) and c.get("type") == ENTRY_POINT for c in rec.json):
+            # Discord: "You cannot remove this app's Primary Entry Point command in a bulk update operation".
+            raise Rejected(
+                400, 50240, "Cannot remove the Primary Entry Point command in a bulk update", violation="commands"
+            )
         stored = []
         for command in rec.json:
             kind = command.get("type", 1)
@@ -1323,6 +1333,8 @@ class FakeDiscord(Drivers):
                 "integration_types": command.get("integration_types") or [0],
                 "nsfw": command.get("nsfw", False),
             }
+            if kind == ENTRY_POINT:
+                entry["handler"] = command.get("handler", 1)
             if guild_id:
                 entry["guild_id"] = str(guild_id)
             stored.append(entry)

@@ -14,6 +14,7 @@
   let state = null; // the game as last sent
   let gid = null;
   let source = null;
+  let SESSION = null; // inside Discord: the board session the bot gave (a header; cookies are a third party's there)
   let pick = null; // the placement being chosen: {row, col, options: [...], i}
   let buildSlot = null; // the building chosen, waiting for its town square
   let dragonSlot = null;
@@ -49,8 +50,9 @@
     return node;
   }
   async function api(path, body) {
-    const options = body === undefined ? { credentials: "same-origin" } : {
-      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+    const headers = SESSION ? { "X-Board-Session": SESSION } : {};
+    const options = body === undefined ? { credentials: "same-origin", headers } : {
+      method: "POST", credentials: "same-origin", headers: Object.assign({ "Content-Type": "application/json" }, headers),
       body: JSON.stringify(body),
     };
     const response = await fetch(path, options);
@@ -86,8 +88,31 @@
     $("home").title = S.back;
     const params = new URLSearchParams(location.search);
     const g = params.get("game");
-    if (g && /^\d+$/.test(g)) openBoard(Number(g));
+    if (params.get("frame_id")) await inDiscord();
+    else if (g && /^\d+$/.test(g)) openBoard(Number(g));
     else home();
+  }
+
+  // -- inside Discord: the Embedded App SDK (served by the bot), sign-in through Discord, the channel's game -----
+  async function inDiscord() {
+    document.body.classList.add("in-discord");
+    $("main").replaceChildren(el("p", { class: "panel", id: "activity-status", text: S.activity_connecting }));
+    try {
+      if (!ME.activity) throw new Error(S.activity_off);
+      const { DiscordSDK } = await import("./sdk/index.mjs");
+      const sdk = new DiscordSDK(ME.activity, { disableConsoleLogOverride: true });
+      await sdk.ready();
+      const { code } = await sdk.commands.authorize({
+        client_id: ME.activity, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+      });
+      const signed = await api("api/token", { code, instance_id: sdk.instanceId, channel_id: sdk.channelId });
+      await sdk.commands.authenticate({ access_token: signed.access_token });
+      if (!signed.game) { $("activity-status").textContent = S.activity_no_game; return; }
+      SESSION = signed.session;
+      openBoard(signed.game);
+    } catch (err) {
+      $("activity-status").textContent = fmt(S.activity_failed, { error: (err && err.message) || String(err) });
+    }
   }
 
   // -- the list of games and a new table (local play) ---------------------------------------------------------
@@ -149,11 +174,21 @@
   }
 
   // -- the live connection -------------------------------------------------------------------------------------
-  function openBoard(id) {
+  async function openBoard(id) {
     gid = id;
     toast("");
     if (source) source.close();
-    source = new EventSource(`api/games/${id}/events?v=-1`);
+    source = null;
+    let query = "";
+    try {
+      await api(`api/games/${id}`); // refused (and said why) unless this board is open to the reader
+      if (SESSION) query = "&s=" + encodeURIComponent((await api(`api/games/${id}/stream`)).token);
+    } catch (err) {
+      $("main").replaceChildren(el("p", { class: "panel", text: err.message }));
+      toast(err.message);
+      return;
+    }
+    source = new EventSource(`api/games/${id}/events?v=${state && state.id === id ? state.version : -1}${query}`);
     source.onmessage = (e) => {
       setLive(true);
       const next = JSON.parse(e.data);
@@ -164,7 +199,12 @@
       if (!first) speak();
       else { lastLog = state.log || []; lastLine = state.status_line || ""; }
     };
-    source.onerror = () => setLive(false);
+    const opened = source;
+    source.onerror = () => {
+      setLive(false);
+      // Closed for good (a stream token is short-lived): connect again with a new one.
+      if (opened.readyState === 2 && source === opened) setTimeout(() => { if (source === opened) openBoard(id); }, 2000);
+    };
   }
   function setLive(on) {
     const live = $("live");
