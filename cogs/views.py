@@ -36,18 +36,11 @@ from .common import (
     square_words,
     their_turn,
 )
+from .controls import history_button, look_button, turn_button
+from .decide import OPTIONAL_STEPS, STALE, NoGameHere, same_turn_step, skip_optional, turn_key
 from .looks import look_place, send_look
 from .mine import elsewhere
-from .service import (
-    OPTIONAL_STEPS,
-    STALE,
-    NoGameHere,
-    describe,
-    names_and_colours,
-    same_turn_step,
-    skip_optional,
-    turn_key,
-)
+from .tabletext import describe, names_and_colours
 
 log = logging.getLogger(__name__)
 
@@ -1049,11 +1042,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
     """On the table: opens the private turn panel of the player to act."""
 
     def __init__(self, gid: int, key: int, *, label: str = "Take my turn") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, emoji="🎲", style=discord.ButtonStyle.success, custom_id=f"kd:turn:{gid}:{key}"
-            )
-        )
+        super().__init__(turn_button(gid, key, label=label))
         self.gid, self.key = gid, key
 
     @classmethod
@@ -1079,15 +1068,11 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
         await guarded(interaction, work())
 
 
-LOOKS = M.LOOKS
-
-
 class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(?P<gid>\d+):(?P<what>[a-z]+)"):
     """On the table: private looks at the game (works for anyone, at any time)."""
 
     def __init__(self, gid: int, what: str, *, lang: str = "en") -> None:
-        label = translate(lang, LOOKS[what]) if what in LOOKS else what
-        super().__init__(discord.ui.Button(label=label, custom_id=f"kd:look:{gid}:{what}"))
+        super().__init__(look_button(gid, what, lang=lang))
         self.gid, self.what = gid, what
 
     @classmethod
@@ -1108,7 +1093,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
     """Under a page of the history: to an older or a newer page, in place."""
 
     def __init__(self, gid: int, page: int, *, label: str = "Older moves", emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label, emoji=emoji, custom_id=f"kd:hist:{gid}:{page}"))
+        super().__init__(history_button(gid, page, label=label, emoji=emoji))
         self.gid, self.page = gid, page
 
     @classmethod
@@ -1122,17 +1107,6 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
             await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
 
         await guarded(interaction, work())
-
-
-def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.ui.View:
-    """The buttons under page `page` of `pages` of the history (page 1: the newest moves)."""
-    view = discord.ui.View(timeout=None)
-    if page < pages:
-        view.add_item(HistoryButton(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
-    if page > 1:
-        view.add_item(HistoryButton(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
-    view.stop()  # found again from the custom id on each click (see show_panel)
-    return view
 
 
 DYNAMIC_ITEMS = (
