@@ -36,6 +36,7 @@ from .common import (
     square_words,
     their_turn,
 )
+from .context import Context, context_of
 from .controls import history_button, look_button, turn_button
 from .decide import OPTIONAL_STEPS, STALE, NoGameHere, same_turn_step, skip_optional, turn_key
 from .looks import look_place, send_look
@@ -671,9 +672,8 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
 
 
 async def after_action(
-    interaction: discord.Interaction,
+    ctx: Context,
     gid: int,
-    player: str,
     *,
     warning: str | None = None,
     done_for_you: list[str] = (),
@@ -682,9 +682,8 @@ async def after_action(
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
     forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
     is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
-    service = service_of(interaction)
-    rec = await service.get(gid)
-    lang = lang_of(interaction)
+    service, lang, player, interaction = ctx.service, ctx.lang, ctx.player, ctx.interaction
+    ctx.rec = rec = await service.get(gid)
     game = rec.game
     d = game.decision() if game else None
     if d is not None and d.player == player and rec.status == GameStatus.PLAYING:
@@ -716,18 +715,11 @@ async def after_action(
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
     await interaction.response.defer()
-    service = service_of(interaction)
-    outcome = await service.play(gid, interaction.user.id, action, expected_version=ver, through_optional=through)
-    player = str(interaction.user.id)
-    lang = lang_of(interaction)
-    mine = [said(lang) for who, said in outcome.automatic if who == player]
+    ctx = context_of(interaction)
+    result = await ctx.service.play(gid, ctx.user_id, action, expected_version=ver, through_optional=through)
+    mine = [said(ctx.lang) for who, said in result.automatic if who == ctx.player]
     await after_action(
-        interaction,
-        gid,
-        player,
-        warning=outcome.warning_in(lang),
-        done_for_you=mine,
-        computers_wait=outcome.computers_wait,
+        ctx, gid, warning=result.warning_in(ctx.lang), done_for_you=mine, computers_wait=result.computers_wait
     )
 
 
@@ -812,8 +804,8 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
     """The placement, then `then` (a claim, or a skip of the optional steps left) while it is still this turn's
     step of the player: a last free domino their king took at once is not claimed twice."""
     await interaction.response.defer()
-    service = service_of(interaction)
-    player, lang = str(interaction.user.id), lang_of(interaction)
+    ctx = context_of(interaction)
+    service, player, lang = ctx.service, ctx.player, ctx.lang
     key = turn_key((await service.at_version(gid, ver)).game)  # type: ignore[arg-type]
     outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
@@ -831,7 +823,7 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
         else:
             mine += [said(lang) for who, said in second.automatic if who == player]
             warning = second.warning_in(lang)
-    await after_action(interaction, gid, player, warning=warning, done_for_you=mine)
+    await after_action(ctx, gid, warning=warning, done_for_you=mine)
 
 
 class _AtVersionPart:

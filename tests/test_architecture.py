@@ -3,8 +3,8 @@
 - the decider (`cogs/decide.py`) and the commit path (`cogs/commit.py`) import nothing from Discord and never touch an
   interaction, a channel or a message; a whole game plays through them, and through the game service, without a
   single Discord object;
-- no cog writes a game to the store but through the commit path: the store's writing methods that change a game are
-  called in `cogs/commit.py` only;
+- no cog (nor the web board) writes a game to the store but through the commit path: the store's writing methods
+  that change a game are called in `cogs/commit.py` only;
 - the seams are typed: `service_of()` returns a `GameService`, the service's store is a `GameStore`;
 - no class in `cogs/` over 400 lines, no function over 80 (but `looks.py`, another room's, being cut down elsewhere).
 """
@@ -128,9 +128,12 @@ def test_the_scan_finds_a_store_write():
 
 
 def test_no_cog_writes_a_game_but_through_the_commit_path():
+    """Nor the web board, nor the bot's start-up: every writer of a game goes through `cogs/commit.py`."""
+    root = COGS.parent
+    sources = [*COGS.glob("*.py"), *(root / "web").glob("*.py"), root / "bot.py"]
     found = {
-        path.name: writes
-        for path in sorted(COGS.glob("*.py"))
+        str(path.relative_to(root)): writes
+        for path in sorted(sources)
         if path.name != "commit.py" and (writes := store_writes(path.read_text()))
     }
     assert not found, found
