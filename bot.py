@@ -53,7 +53,6 @@ class KingdominoBot(commands.AutoShardedBot):
         from cogs import pictures
         from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
         from cogs.service import GameService
-        from cogs.table import attach
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
         from web.hub import Hub, watched
@@ -62,7 +61,6 @@ class KingdominoBot(commands.AutoShardedBot):
         self.store = watched(self.store, self.hub)  # every change of a game reaches the open boards
         self.service = GameService(self, self.store)
         self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
-        attach(self.service)  # the table's controls and the lobby's words the service posts
         # A finished game's replay and chart are kept beside the SQLite file's place (cogs/pictures.py says why).
         database_path = getattr(self.settings, "database_path", None)
         cache_dir = Path(database_path).parent / "pictures" if database_path else None

@@ -21,15 +21,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
-from engine import Game
+from db.models import ACTIVE_STATUSES, GameRecord
 from i18n import LANGUAGES, translate
 from i18n import messages as M
 from i18n.commands import DISCORD_LOCALES
 from web import auth
 
 from .common import UserError, lang_of, service_of
-from .service import game_language
+from .controls import board_button
 from .views import guarded
 
 log = logging.getLogger(__name__)
@@ -108,7 +107,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board
     """On the table: the live board of this game (inside Discord, or a personal link)."""
 
     def __init__(self, gid: int, *, label: str = "Open the board") -> None:
-        super().__init__(discord.ui.Button(label=label, emoji="🗺️", custom_id=f"kd:board:{gid}"))
+        super().__init__(board_button(gid, label=label))
         self.gid = gid
 
     @classmethod
@@ -117,19 +116,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, open_board(interaction, self.gid))
-
-
-def with_board_button(bot: Any, table_view):
-    """The service's table view with "Open the board" on a game in play, when the bot runs a board."""
-
-    def view(rec: GameRecord, game: Game) -> discord.ui.View:
-        made = table_view(rec, game)
-        if getattr(bot, "board", None) is not None and not game.is_over and rec.status == GameStatus.PLAYING:
-            made.add_item(BoardButton(rec.id, label=translate(game_language(rec), M.BUTTON_BOARD)))
-        return made
-
-    view.with_board = True  # type: ignore[attr-defined]
-    return view
 
 
 def entry_point_payload() -> dict[str, Any]:
@@ -177,15 +163,12 @@ class ActivityTree(app_commands.CommandTree):
 
 
 class BoardCog(commands.Cog):
-    """Puts "Open the board" on the tables (when the bot runs a board) and keeps the button working."""
+    """Answers the tables' "Open the board" (cogs.controls puts it there when the bot runs a board)."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        service = getattr(self.bot, "service", None)
-        if service is not None and not getattr(service.table_view, "with_board", False):
-            service.table_view = with_board_button(self.bot, service.table_view)
         self.bot.add_dynamic_items(BoardButton)
         if isinstance(getattr(self.bot, "dynamic_items", None), tuple):  # a click on a stale table: "out of date"
             self.bot.dynamic_items = (*self.bot.dynamic_items, BoardButton)  # type: ignore[attr-defined]

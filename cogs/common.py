@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -13,6 +14,9 @@ from engine.components import TERRAIN_LETTER
 from i18n import DEFAULT_LOCALE as SOURCE
 from i18n import TERMS, resolve_locale, term, translate, translate_plural
 from i18n import messages as M
+
+if TYPE_CHECKING:
+    from .service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +55,8 @@ class UserError(Exception):
         return translate(lang, self.message, **self.params)
 
 
-def service_of(interaction: discord.Interaction):
-    """The bot's game service (cogs.service.GameService)."""
+def service_of(interaction: discord.Interaction) -> GameService:
+    """The bot's game service."""
     return interaction.client.service  # type: ignore[attr-defined]
 
 

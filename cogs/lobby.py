@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -33,8 +33,11 @@ from .common import (
     safe,
     strip_controls,
 )
+from .context import Context, context_of
+from .controls import rematch_button
+from .decide import STALE, game_language
+from .lobbytext import bot_name, lobby_text
 from .mine import game_lines, page_text
-from .service import STALE, game_language
 from .views import guarded, service_of
 
 log = logging.getLogger(__name__)
@@ -59,64 +62,6 @@ def next_colour(seats) -> str:
         if hex_colour(i) not in used:
             return hex_colour(i)
     return hex_colour(len(seats))
-
-
-def seat_label(seat: Seat, lang: str = "en") -> str:
-    """A seat in the lobby: the person's mention, or a computer's name (`Bot 1 (medium)`, which says its level)
-    marked with a robot."""
-    if seat.is_computer:
-        name = safe(seat.display_name)
-        level = translate(lang, M.LEVELS[seat.cpu_level]) if seat.cpu_level in M.LEVELS else seat.cpu_level
-        return f"🤖 {name}" if level and level in name else f"🤖 {name} ({level})"
-    return f"<@{seat.user_id}>"
-
-
-def bot_name(number: int, level: str, lang: str) -> str:
-    """A computer seat's name, in the table's language: `Bot 2 (medium)`."""
-    return translate(lang, M.BOT_NAME, number=number, level=translate(lang, M.LEVELS.get(level, level)))
-
-
-def lobby_text(rec: GameRecord) -> str:
-    lang = game_language(rec)
-    opts = rec.config
-    size = opts.get("seats", PLAYER_RANGE[rec.kind][1]) if rec.status == GameStatus.LOBBY else len(rec.seats)
-    variants = [translate(lang, M.VARIANT_OPTIONS[v]) for v in opts.get("variants", ()) if v in M.VARIANT_OPTIONS]
-    lines = [
-        translate(
-            lang,
-            M.LOBBY_TITLE,
-            game=game_name(rec.kind, lang),
-            host=f"<@{rec.host_user_id}>",
-            taken=len(rec.seats),
-            size=size,
-        )
-    ]
-    if opts.get("teams"):
-        lines.append(translate(lang, M.LOBBY_TEAMS))
-        for t in range(0, len(rec.seats), 2):  # the seats, numbered as the host's swap list numbers them
-            pair = rec.seats[t : t + 2]
-            members = " & ".join(f"{t + n}. {seat_label(s, lang)}" for n, s in enumerate(pair, 1))
-            if len(pair) != 2:
-                members += " & " + translate(lang, M.LOBBY_FREE_SEAT)
-            lines.append(translate(lang, M.LOBBY_TEAM, number=t // 2 + 1, members=members))
-    if variants:
-        lines.append(translate(lang, M.LOBBY_VARIANTS, variants="; ".join(variants)))
-    if rec.reminder_hours and rec.deadline_hours:
-        reminder, deadline = f"{rec.reminder_hours:g}", f"{rec.deadline_hours:g}"
-        lines.append(translate(lang, M.LOBBY_REMINDER_DEADLINE, reminder=reminder, deadline=deadline))
-    elif rec.reminder_hours:
-        lines.append(translate(lang, M.LOBBY_REMINDER, hours=f"{rec.reminder_hours:g}"))
-    elif rec.deadline_hours:
-        lines.append(translate(lang, M.LOBBY_DEADLINE, hours=f"{rec.deadline_hours:g}"))
-    if not opts.get("teams"):  # in teams, the team lines list the seats
-        lines.extend(f"{i}. {seat_label(s, lang)}" for i, s in enumerate(rec.seats, 1))
-    if rec.status == GameStatus.LOBBY:
-        lines.append(translate(lang, M.LOBBY_OPEN))
-    elif rec.status == GameStatus.CANCELLED:
-        lines.append(translate(lang, M.LOBBY_CANCELLED))
-    else:
-        lines.append(translate(lang, M.LOBBY_STARTED))
-    return "\n".join(lines)
 
 
 def lobby_view(rec: GameRecord) -> discord.ui.View | None:
@@ -182,7 +127,7 @@ async def open_lobby(
     if missing:
         raise UserError(M.MISSING_PERMISSIONS, permissions=", ".join(missing))
     try:
-        rec = await service.store.create_game(
+        rec = await service.commits.open_lobby(
             channel_id=interaction.channel_id,
             guild_id=interaction.guild_id,
             host_user_id=interaction.user.id,
@@ -216,11 +161,11 @@ async def open_lobby(
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException as error:
-        await service.store.cancel_game(rec.id)  # an invisible lobby must not block the channel
+        await service.commits.cancel(rec.id)  # an invisible lobby must not block the channel
         if isinstance(error, discord.Forbidden):
             raise UserError(M.CANNOT_POST_TABLE, error=error.text or error.status) from None
         raise UserError(M.DISCORD_FAILED_LOBBY) from None
-    await service.store.set_table_message(rec.id, interaction.channel_id, message.id)
+    await service.commits.table_shown(rec, interaction.channel_id, message.id)
     await interaction.followup.send(translate(lang_of(interaction), M.TABLE_OPEN), ephemeral=True)
     return await service.get(rec.id)
 
@@ -235,7 +180,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby
         return cls(int(match["gid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lobby_action(interaction, self.gid, self.op))
+        operation = BUTTONS.get(self.op)
+        if operation is None:
+            await guarded(interaction, _refuse_unknown(self.op))
+            return
+        await guarded(interaction, lobby_action(interaction, self.gid, operation))
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
@@ -259,7 +208,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
             await guarded(interaction, _refuse(M.PICK_MENU_CHOICE))
             return
-        await guarded(interaction, lobby_action(interaction, self.gid, "cpu", values[0]))
+        await guarded(interaction, lobby_action(interaction, self.gid, computer_seat(values[0])))
 
 
 class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
@@ -287,11 +236,15 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = tuple((interaction.data or {}).get("values") or ())
-        await guarded(interaction, lobby_action(interaction, self.gid, "swap", pair=values))
+        await guarded(interaction, lobby_action(interaction, self.gid, swap_seats(values)))
 
 
 async def _refuse(text: str) -> None:
     raise UserError(text)
+
+
+async def _refuse_unknown(op: str) -> None:
+    raise UserError(M.UNKNOWN_LOBBY_ACTION, action=repr(op))
 
 
 def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
@@ -307,130 +260,157 @@ def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
     return seats
 
 
+LobbyAnswer = tuple[GameRecord, str] | None  # the lobby as changed and the private answer; None: answered already
+Operation = Callable[[Context, GameRecord], Awaitable[LobbyAnswer]]
+
+
 async def lobby_action(
-    interaction: discord.Interaction,
-    gid: int,
-    op: str,
-    level: str | None = None,
-    pair: tuple[str, ...] = (),
-    *,
-    deferred: bool = False,
+    interaction: discord.Interaction, gid: int, operation: Operation, *, deferred: bool = False
 ) -> None:
-    service = service_of(interaction)
-    mine = lang_of(interaction)  # private answers: the clicker's language; public ones: the table's
+    """Run one of the lobby's operations on game `gid` under its channel's lock, through the commit path; then show
+    the lobby's new state on its message and answer the person privately (in their language)."""
+    ctx = context_of(interaction)
     if not deferred:
         await interaction.response.defer(ephemeral=True, thinking=True)
+    service = ctx.service
     async with service.lock(await service.channel_of(gid)):
-        rec = await service.get(gid)
-        if op == "cancel":
-            if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
-                raise UserError(M.ALREADY_OVER)
-            if not may_manage(interaction, rec):
-                raise UserError(M.ONLY_HOST_CANCEL)
-            was_lobby = rec.status == GameStatus.LOBBY
-            await service.store.cancel_game(rec.id)
-            service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
-            rec = await service.get(gid)
-            if was_lobby:
-                await refresh_lobby(interaction, rec)
-            await interaction.followup.send(translate(mine, M.GAME_CANCELLED_PRIVATE), ephemeral=True)
-            channel = interaction.client.get_partial_messageable(rec.channel_id)
-            lang = game_language(rec)
-            await channel.send(
-                translate(
-                    lang,
-                    M.GAME_CANCELLED_PUBLIC,
-                    game=game_name(rec.kind, lang),
-                    game_id=rec.id,
-                    user=f"<@{interaction.user.id}>",
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
-            return
-        if rec.status != GameStatus.LOBBY:
-            raise UserError(M.LOBBY_CLOSED)
-        size = int(rec.config.get("seats", PLAYER_RANGE[rec.kind][1]))
-        player = str(interaction.user.id)
+        ctx.rec = rec = await service.get(gid)
         try:
-            if op == "join":
-                if rec.seat_of(player):
-                    raise UserError(M.ALREADY_SEATED)
-                await check_limits(interaction, hosting=False)
-                if len(rec.seats) >= size:
-                    raise UserError(M.TABLE_FULL, size=size)
-                name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
-                rec = await service.store.join_game(
-                    rec.id, rec.version, Seat.human(interaction.user.id, name, next_colour(rec.seats))
-                )
-                text = translate(mine, M.JOINED)
-            elif op == "leave":
-                if not rec.seat_of(player):
-                    raise UserError(M.NO_SEAT)
-                people = [s for s in rec.seats if not s.is_computer and s.player_id != player]
-                if not people:  # a table needs a person: the last one to leave closes it
-                    await service.store.cancel_game(rec.id, rec.version)
-                    rec = await service.get(gid)
-                    await refresh_lobby(interaction, rec)
-                    await interaction.followup.send(translate(mine, M.LEFT_CLOSED), ephemeral=True)
-                    return
-                rec = await service.store.leave_game(rec.id, rec.version, player)
-                if interaction.user.id == rec.host_user_id:
-                    rec = await hand_over_host(service, rec, people[0])
-                    text = translate(mine, M.LEFT_NEW_HOST, host=f"<@{people[0].user_id}>")
-                else:
-                    text = translate(mine, M.LEFT)
-            elif op == "cpu":
-                if interaction.user.id != rec.host_user_id:
-                    raise UserError(M.ONLY_HOST_COMPUTERS)
-                seats = list(rec.seats)
-                if level == "remove":
-                    cpus = [s for s in seats if s.is_computer]
-                    if not cpus:
-                        raise UserError(M.NO_COMPUTER)
-                    seats.remove(cpus[-1])
-                    text = translate(mine, M.SOMEONE_LEFT, name=safe(cpus[-1].display_name))
-                else:
-                    if len(seats) >= size:
-                        raise UserError(M.TABLE_FULL, size=size)
-                    number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
-                    name = bot_name(number, level or "easy", game_language(rec))
-                    seat = Seat.computer(number, level or "easy", name, next_colour(seats))
-                    seats.append(seat)
-                    text = translate(mine, M.SOMEONE_JOINED, name=safe(seat.display_name))
-                rec = await service.store.set_seats(rec.id, rec.version, seats)
-            elif op == "swap":
-                if interaction.user.id != rec.host_user_id:
-                    raise UserError(M.ONLY_HOST_SEATS, host=f"<@{rec.host_user_id}>")
-                seats = swapped(rec.seats, pair)
-                rec = await service.store.set_seats(rec.id, rec.version, seats)
-                a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
-                text = translate(mine, M.SWAPPED, first=safe(a.display_name), second=safe(b.display_name))
-            elif op == "start":
-                if interaction.user.id != rec.host_user_id:
-                    raise UserError(M.ONLY_HOST_START, host=f"<@{rec.host_user_id}>")
-                if rec.seat_of(player) is None:
-                    raise UserError(M.SEAT_FIRST)
-                check_can_start(rec)
-                lobby_message = rec.table_message_id
-                outcome = await service.start(rec)
-                await refresh_lobby(interaction, outcome.record, lobby_message)
-                await interaction.followup.send(
-                    outcome.warning_in(mine) or translate(mine, M.GAME_STARTED), ephemeral=True
-                )
-                return
-            else:
-                raise UserError(M.UNKNOWN_LOBBY_ACTION, action=repr(op))
+            answer = await operation(ctx, rec)
         except (StaleVersion, SeatConflict, WrongStatus):
             raise UserError(STALE) from None
-    await refresh_lobby(interaction, rec)
-    await interaction.followup.send(text, ephemeral=True)
+    if answer is not None:
+        rec, text = answer
+        await refresh_lobby(interaction, rec)
+        await interaction.followup.send(text, ephemeral=True)
 
 
-async def hand_over_host(service, rec: GameRecord, seat: Seat) -> GameRecord:
-    """The host left: the next seated person hosts the table."""
-    assert seat.user_id is not None
-    return await service.store.set_host(rec.id, rec.version, seat.user_id)
+def _open(rec: GameRecord) -> int:
+    """The lobby's number of seats; refused once it closed (started, cancelled)."""
+    if rec.status != GameStatus.LOBBY:
+        raise UserError(M.LOBBY_CLOSED)
+    return int(rec.config.get("seats", PLAYER_RANGE[rec.kind][1]))
+
+
+async def cancel_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+    """The host (or a member who manages the channel) cancels the game, in its lobby or in play."""
+    if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
+        raise UserError(M.ALREADY_OVER)
+    interaction = ctx.interaction
+    if not may_manage(interaction, rec):
+        raise UserError(M.ONLY_HOST_CANCEL)
+    was_lobby = rec.status == GameStatus.LOBBY
+    await ctx.service.commits.cancel(rec.id)
+    ctx.service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
+    rec = await ctx.service.get(rec.id)
+    if was_lobby:
+        await refresh_lobby(interaction, rec)
+    await interaction.followup.send(translate(ctx.lang, M.GAME_CANCELLED_PRIVATE), ephemeral=True)
+    channel = interaction.client.get_partial_messageable(rec.channel_id)
+    lang = game_language(rec)
+    game, user = game_name(rec.kind, lang), f"<@{interaction.user.id}>"
+    await channel.send(
+        translate(lang, M.GAME_CANCELLED_PUBLIC, game=game, game_id=rec.id, user=user),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
+    return None
+
+
+async def join_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+    """The person takes the next free seat."""
+    size = _open(rec)
+    if rec.seat_of(ctx.player):
+        raise UserError(M.ALREADY_SEATED)
+    await check_limits(ctx.interaction, hosting=False)
+    if len(rec.seats) >= size:
+        raise UserError(M.TABLE_FULL, size=size)
+    user = ctx.interaction.user
+    name = clean_name(getattr(user, "display_name", user.name))
+    rec = await ctx.service.commits.join(rec, Seat.human(user.id, name, next_colour(rec.seats)))
+    return rec, translate(ctx.lang, M.JOINED)
+
+
+async def leave_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+    """The person leaves their seat (the host's role goes to the next person; the last person closes the table)."""
+    _open(rec)
+    if not rec.seat_of(ctx.player):
+        raise UserError(M.NO_SEAT)
+    people = [s for s in rec.seats if not s.is_computer and s.player_id != ctx.player]
+    commits = ctx.service.commits
+    if not people:  # a table needs a person: the last one to leave closes it
+        await commits.cancel(rec.id, rec.version)
+        rec = await ctx.service.get(rec.id)
+        await refresh_lobby(ctx.interaction, rec)
+        await ctx.interaction.followup.send(translate(ctx.lang, M.LEFT_CLOSED), ephemeral=True)
+        return None
+    rec = await commits.leave(rec, ctx.player)
+    if ctx.user_id != rec.host_user_id:
+        return rec, translate(ctx.lang, M.LEFT)
+    assert people[0].user_id is not None
+    rec = await commits.hand_host(rec, people[0].user_id)  # the host left: the next seated person hosts
+    return rec, translate(ctx.lang, M.LEFT_NEW_HOST, host=f"<@{people[0].user_id}>")
+
+
+def computer_seat(level: str) -> Operation:
+    """The host adds a computer player of `level`, or ("remove") takes the last one away."""
+
+    async def operation(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+        size = _open(rec)
+        if ctx.user_id != rec.host_user_id:
+            raise UserError(M.ONLY_HOST_COMPUTERS)
+        seats = list(rec.seats)
+        if level == "remove":
+            cpus = [s for s in seats if s.is_computer]
+            if not cpus:
+                raise UserError(M.NO_COMPUTER)
+            seats.remove(cpus[-1])
+            text = translate(ctx.lang, M.SOMEONE_LEFT, name=safe(cpus[-1].display_name))
+        else:
+            if len(seats) >= size:
+                raise UserError(M.TABLE_FULL, size=size)
+            number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
+            seat = Seat.computer(number, level, bot_name(number, level, game_language(rec)), next_colour(seats))
+            seats.append(seat)
+            text = translate(ctx.lang, M.SOMEONE_JOINED, name=safe(seat.display_name))
+        return await ctx.service.commits.reseat(rec, seats), text
+
+    return operation
+
+
+def swap_seats(pair: tuple[str, ...]) -> Operation:
+    """The host exchanges two seats (how teams of two are arranged: partners sit side by side)."""
+
+    async def operation(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+        _open(rec)
+        if ctx.user_id != rec.host_user_id:
+            raise UserError(M.ONLY_HOST_SEATS, host=f"<@{rec.host_user_id}>")
+        rec = await ctx.service.commits.reseat(rec, swapped(rec.seats, pair))
+        a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
+        return rec, translate(ctx.lang, M.SWAPPED, first=safe(a.display_name), second=safe(b.display_name))
+
+    return operation
+
+
+async def start_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
+    """The host starts the game: the first table is posted."""
+    _open(rec)
+    if ctx.user_id != rec.host_user_id:
+        raise UserError(M.ONLY_HOST_START, host=f"<@{rec.host_user_id}>")
+    if rec.seat_of(ctx.player) is None:
+        raise UserError(M.SEAT_FIRST)
+    check_can_start(rec)
+    lobby_message = rec.table_message_id
+    result = await ctx.service.start(rec)
+    await refresh_lobby(ctx.interaction, result.record, lobby_message)
+    await ctx.interaction.followup.send(
+        result.warning_in(ctx.lang) or translate(ctx.lang, M.GAME_STARTED), ephemeral=True
+    )
+    return None
+
+
+BUTTONS: dict[str, Operation] = {"join": join_table, "leave": leave_table, "start": start_table, "cancel": cancel_table}
+"""The lobby's buttons (and commands) by the name in their custom id."""
 
 
 async def cancel_unreadable(interaction: discord.Interaction) -> bool:
@@ -450,7 +430,7 @@ async def cancel_unreadable(interaction: discord.Interaction) -> bool:
         raise UserError(M.UNREADABLE_ONLY_HOST)
     await interaction.response.defer(ephemeral=True, thinking=True)
     service.stop_computers(summary.id)
-    await service.store.cancel_game(summary.id, reason="unreadable")
+    await service.commits.cancel(summary.id, reason="unreadable")
     log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
     await interaction.followup.send(
         translate(lang_of(interaction), M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True
@@ -487,11 +467,32 @@ def check_can_start(rec: GameRecord) -> None:
         raise UserError(M.CANNOT_START, reason=str(error)) from None
 
 
+def check_hours(**hours: float | None) -> None:
+    """Refuse a reminder or deadline outside 0.5-720 hours (discord.py does not re-check declared ranges)."""
+    for label, value in hours.items():
+        if value is not None and not 0.5 <= value <= 720:
+            raise UserError(  # the option as the reader's client names it
+                lambda lang, label=label: translate(
+                    lang, M.HOURS_RANGE, option=translate(lang, label, context="slash-option")
+                )
+            )
+
+
+def check_table(kind: str, size: int, variants: list[str], *, teams: bool) -> None:
+    """Check the options now with placeholder players, so an impossible table is refused at once."""
+    placeholder = tuple(f"seat{i}" for i in range(size))
+    team_pairs = tuple(placeholder[i : i + 2] for i in range(0, size, 2)) if teams else None
+    try:
+        GameConfig(kind, placeholder, frozenset(variants), team_pairs)
+    except ValueError as error:
+        raise UserError(
+            lambda lang, e=error: translate(lang, M.TABLE_IMPOSSIBLE, reason=config_refusal(e, lang))
+        ) from None
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
     def __init__(self, gid: int, *, label: str = "Rematch") -> None:
-        super().__init__(
-            discord.ui.Button(label=label, emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"kd:rematch:{gid}")
-        )
+        super().__init__(rematch_button(gid, label=label))
         self.gid = gid
 
     @classmethod
@@ -515,7 +516,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                     raise UserError(M.REMATCH_OTHER_GAME)
                 if current.seat_of(me) is not None:
                     raise UserError(M.REMATCH_SEATED)
-                await lobby_action(interaction, current.id, "join", deferred=True)
+                await lobby_action(interaction, current.id, join_table, deferred=True)
                 return
             newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
             if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
@@ -617,33 +618,16 @@ class LobbyCog(commands.Cog):
                 )
             if computers < 0 or computers >= size:
                 raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
-            for hours, label in ((reminder_hours, "reminder_hours"), (deadline_hours, "deadline_hours")):
-                if hours is not None and not 0.5 <= hours <= 720:
-                    raise UserError(  # the option as the reader's client names it
-                        lambda lang, label=label: translate(
-                            lang, M.HOURS_RANGE, option=translate(lang, label, context="slash-option")
-                        )
-                    )
-            variants = [
-                name
-                for name, on in (
-                    ("dynasty", dynasty),
-                    ("middle-kingdom", middle_kingdom),
-                    ("harmony", harmony),
-                    ("mighty-duel", mighty_duel),
-                    ("three-player-four-dominoes", three_player_four_dominoes),
-                )
-                if on
-            ]
-            # Check the options now with placeholder players, so an impossible table is refused at once.
-            placeholder = tuple(f"seat{i}" for i in range(size))
-            team_pairs = tuple(placeholder[i : i + 2] for i in range(0, size, 2)) if teams else None
-            try:
-                GameConfig(kind, placeholder, frozenset(variants), team_pairs)
-            except ValueError as error:
-                raise UserError(
-                    lambda lang, e=error: translate(lang, M.TABLE_IMPOSSIBLE, reason=config_refusal(e, lang))
-                ) from None
+            check_hours(reminder_hours=reminder_hours, deadline_hours=deadline_hours)
+            chosen = {
+                "dynasty": dynasty,
+                "middle-kingdom": middle_kingdom,
+                "harmony": harmony,
+                "mighty-duel": mighty_duel,
+                "three-player-four-dominoes": three_player_four_dominoes,
+            }
+            variants = [name for name, on in chosen.items() if on]
+            check_table(kind, size, variants, teams=teams)
             await check_limits(interaction, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             # The table's language: the option, else the default an admin set, else the server's language, else English.
@@ -674,7 +658,7 @@ class LobbyCog(commands.Cog):
             if op == "cancel" and await cancel_unreadable(interaction):
                 return
             rec = await service.active(interaction.channel_id)  # type: ignore[arg-type]
-            await lobby_action(interaction, rec.id, op)
+            await lobby_action(interaction, rec.id, BUTTONS[op])
 
         await guarded(interaction, work())
 

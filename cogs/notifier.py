@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 import discord
@@ -30,6 +30,10 @@ from i18n import first_supported, translate
 from i18n import messages as M
 
 from .common import UserError, decision_words, game_name, mention, pings, strip_controls
+from .decide import turn_key
+
+if TYPE_CHECKING:
+    from .commit import Commits
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +79,7 @@ class Host(Protocol):
 
     bot: discord.Client
     store: GameStore
+    commits: Commits  # the one path that writes a game (here: the turn's timer)
     owner: str
     clock: Callable[[], datetime]
     turn_view: Callable[[GameRecord, Game], discord.ui.View]
@@ -84,11 +89,6 @@ class Host(Protocol):
     def table_link(self, rec: GameRecord) -> str | None: ...
 
     async def abandon_channel(self, channel_id: int) -> list[int]: ...
-
-
-def turn_key(game: Game) -> int:
-    """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
-    return game.deal * 1_000_000 + game.round * 1_000 + game.turn
 
 
 def quiet_end(settings: UserSettings, now: datetime) -> datetime | None:
@@ -259,9 +259,7 @@ class Notifier:
         if rec.next_reminder_at is not None and rec.next_reminder_at <= until:
             return  # a reminder is due before then: it waits for the end of the quiet hours itself
         try:
-            await self.host.store.set_turn_timer(
-                rec.id, TurnTimer(until, rec.deadline_at), expected_version=rec.version
-            )
+            await self.host.commits.set_timer(rec, TurnTimer(until, rec.deadline_at))
         except (StaleVersion, StoreError):
             log.info("Game %s moved on while its notification was held", rec.id)
 

@@ -22,6 +22,7 @@ from .common import (
     lang_of,
     quote_typed,
 )
+from .context import context_of
 from .views import after_action, build_panel, guarded, service_of, show_panel
 
 
@@ -89,19 +90,16 @@ class PlayCog(commands.Cog):
     async def _do(self, interaction: discord.Interaction, make_action) -> None:
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            service = service_of(interaction)
+            ctx = context_of(interaction)
             check_typed(interaction)
-            rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             try:
                 action = make_action(rec)
             except ValueError:  # unreadable input (the commands say which part where they can): change nothing
                 raise UserError(M.UNREADABLE_TYPED) from None
             # The version read here: if anything moved since (a deadline, an earlier command), refuse as stale.
-            outcome = await service.play(rec.id, interaction.user.id, action, expected_version=rec.version)
-            warning = outcome.warning_in(lang_of(interaction))
-            await after_action(
-                interaction, rec.id, str(interaction.user.id), warning=warning, computers_wait=outcome.computers_wait
-            )
+            result = await ctx.service.play(rec.id, ctx.user_id, action, expected_version=rec.version)
+            await after_action(ctx, rec.id, warning=result.warning_in(ctx.lang), computers_wait=result.computers_wait)
 
         await guarded(interaction, work())
 

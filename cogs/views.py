@@ -36,18 +36,12 @@ from .common import (
     square_words,
     their_turn,
 )
+from .context import Context, context_of
+from .controls import history_button, look_button, turn_button
+from .decide import OPTIONAL_STEPS, STALE, NoGameHere, same_turn_step, skip_optional, turn_key
 from .looks import look_place, send_look
 from .mine import elsewhere
-from .service import (
-    OPTIONAL_STEPS,
-    STALE,
-    NoGameHere,
-    describe,
-    names_and_colours,
-    same_turn_step,
-    skip_optional,
-    turn_key,
-)
+from .tabletext import describe, names_and_colours
 
 log = logging.getLogger(__name__)
 
@@ -678,9 +672,8 @@ async def show_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
 
 
 async def after_action(
-    interaction: discord.Interaction,
+    ctx: Context,
     gid: int,
-    player: str,
     *,
     warning: str | None = None,
     done_for_you: list[str] = (),
@@ -689,9 +682,8 @@ async def after_action(
     """After a move: the next step of the same turn, or a short confirmation; what was done for the player (a
     forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
     is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
-    service = service_of(interaction)
-    rec = await service.get(gid)
-    lang = lang_of(interaction)
+    service, lang, player, interaction = ctx.service, ctx.lang, ctx.player, ctx.interaction
+    ctx.rec = rec = await service.get(gid)
     game = rec.game
     d = game.decision() if game else None
     if d is not None and d.player == player and rec.status == GameStatus.PLAYING:
@@ -723,18 +715,11 @@ async def after_action(
 
 async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
     await interaction.response.defer()
-    service = service_of(interaction)
-    outcome = await service.play(gid, interaction.user.id, action, expected_version=ver, through_optional=through)
-    player = str(interaction.user.id)
-    lang = lang_of(interaction)
-    mine = [said(lang) for who, said in outcome.automatic if who == player]
+    ctx = context_of(interaction)
+    result = await ctx.service.play(gid, ctx.user_id, action, expected_version=ver, through_optional=through)
+    mine = [said(ctx.lang) for who, said in result.automatic if who == ctx.player]
     await after_action(
-        interaction,
-        gid,
-        player,
-        warning=outcome.warning_in(lang),
-        done_for_you=mine,
-        computers_wait=outcome.computers_wait,
+        ctx, gid, warning=result.warning_in(ctx.lang), done_for_you=mine, computers_wait=result.computers_wait
     )
 
 
@@ -819,8 +804,8 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
     """The placement, then `then` (a claim, or a skip of the optional steps left) while it is still this turn's
     step of the player: a last free domino their king took at once is not claimed twice."""
     await interaction.response.defer()
-    service = service_of(interaction)
-    player, lang = str(interaction.user.id), lang_of(interaction)
+    ctx = context_of(interaction)
+    service, player, lang = ctx.service, ctx.player, ctx.lang
     key = turn_key((await service.at_version(gid, ver)).game)  # type: ignore[arg-type]
     outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
@@ -838,7 +823,7 @@ async def place_then(interaction: discord.Interaction, gid: int, ver: int, place
         else:
             mine += [said(lang) for who, said in second.automatic if who == player]
             warning = second.warning_in(lang)
-    await after_action(interaction, gid, player, warning=warning, done_for_you=mine)
+    await after_action(ctx, gid, warning=warning, done_for_you=mine)
 
 
 class _AtVersionPart:
@@ -1049,11 +1034,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
     """On the table: opens the private turn panel of the player to act."""
 
     def __init__(self, gid: int, key: int, *, label: str = "Take my turn") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, emoji="🎲", style=discord.ButtonStyle.success, custom_id=f"kd:turn:{gid}:{key}"
-            )
-        )
+        super().__init__(turn_button(gid, key, label=label))
         self.gid, self.key = gid, key
 
     @classmethod
@@ -1079,15 +1060,11 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
         await guarded(interaction, work())
 
 
-LOOKS = M.LOOKS
-
-
 class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(?P<gid>\d+):(?P<what>[a-z]+)"):
     """On the table: private looks at the game (works for anyone, at any time)."""
 
     def __init__(self, gid: int, what: str, *, lang: str = "en") -> None:
-        label = translate(lang, LOOKS[what]) if what in LOOKS else what
-        super().__init__(discord.ui.Button(label=label, custom_id=f"kd:look:{gid}:{what}"))
+        super().__init__(look_button(gid, what, lang=lang))
         self.gid, self.what = gid, what
 
     @classmethod
@@ -1108,7 +1085,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
     """Under a page of the history: to an older or a newer page, in place."""
 
     def __init__(self, gid: int, page: int, *, label: str = "Older moves", emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label, emoji=emoji, custom_id=f"kd:hist:{gid}:{page}"))
+        super().__init__(history_button(gid, page, label=label, emoji=emoji))
         self.gid, self.page = gid, page
 
     @classmethod
@@ -1122,17 +1099,6 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
             await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
 
         await guarded(interaction, work())
-
-
-def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.ui.View:
-    """The buttons under page `page` of `pages` of the history (page 1: the newest moves)."""
-    view = discord.ui.View(timeout=None)
-    if page < pages:
-        view.add_item(HistoryButton(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
-    if page > 1:
-        view.add_item(HistoryButton(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
-    view.stop()  # found again from the custom id on each click (see show_panel)
-    return view
 
 
 DYNAMIC_ITEMS = (

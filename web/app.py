@@ -568,7 +568,7 @@ class Board:
 
         for n in range(1, spec["computers"] + 1):
             seats.append(Seat.computer(n, level, bot_name(n, level, spec["language"]), hex_of(n)))
-        rec = await self.service.store.create_game(
+        rec = await self.service.commits.open_lobby(
             channel_id=auth.new_local_user(),  # a table of its own (one active game per channel)
             guild_id=None,
             host_user_id=user,
@@ -654,7 +654,7 @@ class Board:
                 name = translate(lang, M.WEB_PERSON_NAME, number=people + 1)
                 from cogs.lobby import next_colour
 
-                await self.service.store.join_game(gid, rec.version, Seat.human(user, name, next_colour(rec.seats)))
+                await self.service.commits.join(rec, Seat.human(user, name, next_colour(rec.seats)))
         except UserError as error:
             raise Declined(error.text(lang)) from None
         except StoreError:

@@ -62,7 +62,7 @@ def null_poster(service: Any):
 
     async def post_table(rec: GameRecord, events: list, *, note: str = "") -> NullMessage:
         message = NullMessage()
-        await service.store.set_table_message(rec.id, rec.channel_id, message.id, shown_version=rec.version)
+        await service.commits.table_shown(rec, rec.channel_id, message.id)
         return message
 
     return post_table

@@ -1,0 +1,213 @@
+"""What a move means, without saving or showing it: the rules' helpers the game service decides with, and the result
+object it hands to whoever shows the game (`Result`).
+
+Nothing here imports Discord or touches the store: the commit path (`cogs.commit`) loads, checks the version,
+applies with these helpers and saves; the presenter (`cogs.presenter`) and the notifier show the `Result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from db.models import ActionRecord, GameRecord, Seat, TurnTimer
+from engine import Action, BribeDragon, Build, Claim, Event, Game, IllegalAction, Skip, Tax, action_from_dict
+from i18n import first_supported
+from i18n import messages as M
+
+from .common import UserError, seat_name
+
+NO_GAME = M.NO_GAME_HERE
+UNREADABLE = M.UNREADABLE_HERE
+STALE = M.STALE
+DEADLINE_LEVEL = "medium"  # the computer level that finishes the turn of a person whose deadline passed
+
+OPTIONAL_STEPS = ("tax", "build", "dragon")
+STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
+
+MADE_BY = "made_by"  # a key of a saved action: who made a move saved without a user id
+BY_DEADLINE = "deadline"  # ... the turn deadline (a computer played for an absent person)
+
+
+class NoGameHere(UserError):
+    """There is no game in this channel (the cogs then list the person's games elsewhere in the server)."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def turn_key(game: Game) -> int:
+    """Identifies a turn (deal, round, position): stable while one player goes through the steps of a turn."""
+    return game.deal * 1_000_000 + game.round * 1_000 + game.turn
+
+
+def game_language(rec: GameRecord) -> str:
+    """The language of a game's public messages and pictures: chosen at `/game new` (kept in the lobby options
+    and, once started, beside the engine's config), else English."""
+    return first_supported((rec.config or {}).get("language"))
+
+
+def skip_optional(game: Game, player: str, until: str | None = None) -> tuple[Game, list[Action]]:
+    """A copy of the game with `player`'s optional steps (tax, build, dragon) of this turn skipped, up to the step
+    `until` or their end, and the skips that took. It never crosses into the player's next turn (their other king):
+    that turn's steps are its own."""
+    trial = game.clone()
+    turn = turn_key(game)
+    skips: list[Action] = []
+    while True:
+        d = trial.decision()
+        if d is None or d.player != player or d.kind not in OPTIONAL_STEPS or d.kind == until:
+            break
+        if turn_key(trial) != turn:
+            break
+        try:
+            trial.apply(Skip(), by=player)
+        except IllegalAction:
+            break
+        skips.append(Skip())
+    return trial, skips
+
+
+def same_turn_step(trial: Game, game: Game, player: str, kind: str) -> bool:
+    """Whether `player` faces step `kind` in `trial`, still in `game`'s turn."""
+    d = trial.decision()
+    return d is not None and d.player == player and d.kind == kind and turn_key(trial) == turn_key(game)
+
+
+def steps_for(game: Game, player: str, action: Action) -> list[Action]:
+    """The skips of the optional steps that come before `action`'s step, then `action` (a skip: every optional
+    step left in this turn)."""
+    _, steps = skip_optional(game, player, STEP_OF.get(type(action)))
+    if isinstance(action, Skip):
+        return steps or [action]
+    return [*steps, action]
+
+
+def forced_claim(rec: GameRecord, game: Game) -> tuple[str, Claim] | None:
+    """The claim a person's king makes by itself (a single free domino to choose from), with its player; None when
+    the next decision is anything else."""
+    if game.is_over:
+        return None
+    d = game.decision()
+    assert d is not None
+    seat = rec.seat_of(d.player)
+    if seat is None or seat.is_computer or d.kind not in ("claim", "first_claim"):
+        return None
+    claims = [a for a in game.legal_actions() if isinstance(a, Claim)]
+    return (d.player, claims[0]) if len(claims) == 1 else None
+
+
+def next_seat(rec: GameRecord, game: Game) -> Seat | None:
+    d = game.decision()
+    return rec.seat_of(d.player) if d else None
+
+
+def turn_timer(rec: GameRecord, game: Game, now: datetime) -> TurnTimer:
+    """The reminder and deadline of the player to act from `now` (a computer: due at once)."""
+    seat = next_seat(rec, game)
+    if seat is None:
+        return TurnTimer()
+    if seat.is_computer:
+        # Due at once: computer turns normally follow in the background; if that is cut short (a restart, a
+        # failed post), the timer loop picks the game up again.
+        return TurnTimer(None, now)
+    return TurnTimer(
+        now + timedelta(hours=rec.reminder_hours) if rec.reminder_hours else None,
+        now + timedelta(hours=rec.deadline_hours) if rec.deadline_hours else None,
+    )
+
+
+def made_by_deadline(record: ActionRecord) -> bool:
+    return record.action.get(MADE_BY) == BY_DEADLINE
+
+
+def undo_plan(rec: GameRecord, actions: list[ActionRecord], user_id: int) -> tuple[list[ActionRecord], Game]:
+    """What an undo by `user_id` takes back: their last action and the claims then made for a person because a
+    single domino was left (newest first), and the game as it was before them. Refused (a UserError saying why)
+    when someone acted since (a person, a computer, or the turn deadline for anyone), when they have nothing to
+    take back, or when something hidden came into view since (a line drawn, the builders' board refilled, a new
+    deal: the engine's `draw_position`): the player would choose again knowing it."""
+    player = str(user_id)
+    undo: list[ActionRecord] = []
+    blocker = None
+    for record in reversed(actions):
+        if made_by_deadline(record):
+            raise UserError(M.UNDO_DEADLINE, name=seat_name(rec.seats, record.player_id or ""))
+        seat = rec.seat_of(record.player_id or "")
+        forced = (
+            record.user_id is None
+            and record.action.get("type") == "claim"
+            and seat is not None
+            and not seat.is_computer
+        )
+        if forced:  # a last free domino claimed for a person (them, or the next one): it goes back too
+            undo.append(record)
+            continue
+        if record.player_id == player:
+            undo.append(record)
+        else:
+            blocker = record
+        break
+    if not undo or undo[-1].user_id != user_id:
+        if blocker is not None:
+            raise UserError(M.UNDO_SOMEONE_ACTED, name=seat_name(rec.seats, blocker.player_id or ""))
+        raise UserError(M.UNDO_NOTHING)
+    assert rec.game is not None
+    before = Game.new(rec.game.config, rec.game.seed)
+    for record in actions[: len(actions) - len(undo)]:
+        before.apply(action_from_dict(record.action), by=record.player_id)
+    if before.draw_position != rec.game.draw_position:
+        raise UserError(M.UNDO_REVEALED)
+    return undo, before
+
+
+def state_without(game: Game, keep: list[ActionRecord], also: list[ActionRecord]) -> dict:
+    """The state after `keep` and `also` (the undone actions still to be taken back after this one)."""
+    replay = Game.new(game.config, game.seed)
+    for record in [*keep, *reversed(also)]:
+        replay.apply(action_from_dict(record.action), by=record.player_id)
+    return replay.to_dict()
+
+
+Words = Callable[[str], str]  # a sentence in the language asked for (the reader's, or the table's)
+
+
+@dataclass
+class Result:
+    """What a change of a game did, for whoever shows it: the game as saved (`record`, `game`; `version`), what
+    happened (`events`: the mover's; `table_events`: everything saved, for the table), whose turn it is now
+    (`to_act`) and whom to tell (`to_notify`), what was done for a person (`automatic`), and, once shown, whether
+    a table was posted and what went wrong after the save (`warning`)."""
+
+    record: GameRecord
+    game: Game
+    events: list[Event] = field(default_factory=list)
+    table_events: list[Event] = field(default_factory=list)
+    table_posted: bool = False
+    # Sentences for the mover, in the language they are asked for (the mover's, not the table's):
+    warning: Words | None = None  # set when the move is saved but something after it failed
+    automatic: list[tuple[str, Words]] = field(default_factory=list)  # (player, done for them)
+    computers_wait: float = 0.0  # seconds the computer players wait before answering (the mover may undo meanwhile)
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat whose decision the game waits for (None: the game is over)."""
+        return next_seat(self.record, self.game)
+
+    @property
+    def to_notify(self) -> int | None:
+        """The person to tell it is their turn (None: a computer acts next, or nobody)."""
+        seat = self.to_act
+        return seat.user_id if seat is not None and not seat.is_computer else None
+
+    def warning_in(self, lang: str) -> str | None:
+        return self.warning(lang) if self.warning is not None else None
+
+
+MoveOutcome = Result  # its former name

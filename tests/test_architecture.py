@@ -1,0 +1,265 @@
+"""The house's rules (issue 28), read from the code itself and shown by playing:
+
+- the decider (`cogs/decide.py`) and the commit path (`cogs/commit.py`) import nothing from Discord and never touch an
+  interaction, a channel or a message; a whole game plays through them, and through the game service, without a
+  single Discord object;
+- no cog (nor the web board) writes a game to the store but through the commit path: the store's writing methods
+  that change a game are called in `cogs/commit.py` only;
+- the seams are typed: `service_of()` returns a `GameService`, the service's store is a `GameStore`;
+- (the sizes: no class in `cogs/` over 400 lines, no function over 80, are checked by tests/test_code_shape.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import typing
+from pathlib import Path
+
+import pytest
+
+from cogs import commit, common, context, decide
+from cogs.service import GameService
+from db.models import GameStatus, Seat
+from db.sqlite import _WRITES, SqliteGameStore
+from db.store import GameStore
+from engine import Game, action_from_dict
+from engine.ai import make_agent
+
+COGS = Path(__file__).resolve().parents[1] / "cogs"
+DISCORD_FREE = ("decide", "commit")
+# What a module that shows nothing must never reach for: Discord's objects and their calls.
+DISCORD_WORDS = {
+    "discord",
+    "interaction",
+    "followup",
+    "response",
+    "channel",
+    "get_partial_messageable",
+    "get_partial_message",
+    "send",
+    "edit",
+    "bot",
+    "client",
+}
+
+# The store's writing methods (db/store.py's protocol, db/sqlite.py's `_WRITES`), in two kinds: those that change a
+# game (its lobby, its state, its log, which message shows it, its timer) and those that do not (leases, notification
+# records, settings).
+GAME_WRITES = {
+    "create_game",
+    "set_lobby_options",
+    "join_game",
+    "leave_game",
+    "set_seats",
+    "set_host",
+    "start_game",
+    "save_move",
+    "finish_game",
+    "undo_last_action",
+    "cancel_game",
+    "set_table_message",
+    "set_turn_timer",
+}
+OTHER_WRITES = {
+    "claim_due",
+    "claim_notification",
+    "claim_table_post",
+    "forget_notification_messages",
+    "notification_sent",
+    "release_claim",
+    "release_claims_of",
+    "release_table_post",
+    "set_guild_settings",
+    "set_user_settings",
+}
+
+
+def _tree(module: str) -> ast.Module:
+    return ast.parse((COGS / f"{module}.py").read_text())
+
+
+@pytest.mark.parametrize("module", DISCORD_FREE)
+def test_the_decider_and_the_commit_path_import_no_discord(module):
+    imported = set()
+    for node in ast.walk(_tree(module)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add("." + (node.module or "") if node.level else (node.module or "").split(".")[0])
+    assert "discord" not in imported, imported
+    # Within the cogs, only the shared words and the decider: nothing that shows or sends.
+    assert {m for m in imported if m.startswith(".")} <= {".common", ".decide"}, imported
+
+
+@pytest.mark.parametrize("module", DISCORD_FREE)
+def test_the_decider_and_the_commit_path_touch_no_discord_object(module):
+    used = set()
+    for node in ast.walk(_tree(module)):
+        if isinstance(node, ast.Attribute):
+            used.add(node.attr)
+        elif isinstance(node, ast.Name):
+            used.add(node.id)
+        elif isinstance(node, ast.arg):
+            used.add(node.arg)
+    assert not used & DISCORD_WORDS, used & DISCORD_WORDS
+
+
+def test_every_store_write_is_classified():
+    """A new writing method of the store must be named here, as a game's change or not."""
+    assert set(_WRITES) == GAME_WRITES | OTHER_WRITES
+    assert not GAME_WRITES & OTHER_WRITES
+    protocol = {name for name in dir(GameStore) if not name.startswith("_")}
+    assert set(_WRITES) <= protocol
+
+
+def store_writes(source: str) -> list[tuple[int, str]]:
+    """The calls `<anything>.<a game-changing store write>(...)` in `source`, with their lines."""
+    return [
+        (node.lineno, node.func.attr)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GAME_WRITES
+    ]
+
+
+def test_the_scan_finds_a_store_write():
+    assert store_writes("async def f(service):\n    await service.store.join_game(1, 2, seat)\n") == [(2, "join_game")]
+    assert store_writes("await lobby_action(interaction, gid, join_table)") == []
+
+
+def test_no_cog_writes_a_game_but_through_the_commit_path():
+    """Nor the web board, nor the bot's start-up: every writer of a game goes through `cogs/commit.py`."""
+    root = COGS.parent
+    sources = [*COGS.glob("*.py"), *(root / "web").glob("*.py"), root / "bot.py"]
+    found = {
+        str(path.relative_to(root)): writes
+        for path in sorted(sources)
+        if path.name != "commit.py" and (writes := store_writes(path.read_text()))
+    }
+    assert not found, found
+    assert store_writes((COGS / "commit.py").read_text())  # the commit path is where they are
+
+
+def test_the_seams_are_typed():
+    # (common imports the service's type for its hints only: the service imports common)
+    assert typing.get_type_hints(common.service_of, localns={"GameService": GameService})["return"] is GameService
+    assert typing.get_type_hints(context.context_of)["return"] is context.Context
+    assert typing.get_type_hints(context.Context)["service"] is GameService
+    assert typing.get_type_hints(GameService.__init__)["store"] is GameStore
+    assert typing.get_type_hints(commit.Commits.__init__)["store"] is GameStore
+
+
+# -- a whole game without Discord ---------------------------------------------------------------------------------
+PEOPLE = (Seat.human(11, "Ann", "#ff0000"), Seat.human(12, "Bob", "#00ff00"))
+
+
+async def _lobby(commits: commit.Commits, kind: str, seats: tuple[Seat, ...], seed: int):
+    rec = await commits.open_lobby(
+        channel_id=500 + seed,
+        guild_id=1,
+        host_user_id=seats[0].user_id,
+        kind=kind,
+        config={"seats": len(seats), "variants": [], "teams": False},
+        seats=seats[:1],
+        seed=seed,
+    )
+    for seat in seats[1:]:
+        rec = await commits.join(rec, seat)
+    return rec
+
+
+@pytest.mark.parametrize("kind", ["kingdomino", "queendomino"])
+async def test_a_whole_game_through_the_commit_path_without_discord(tmp_path, kind):
+    """Two people and a computer play to the end through `Commits` alone: each change returns its `Result` (the
+    version one further per saved action, whose turn it is, whom to tell), and the store ends with the game
+    finished, its log replaying to its state."""
+    store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
+    try:
+        commits = commit.Commits(store, decide.utcnow)
+        seats = (*PEOPLE, Seat.computer(1, "random", "Robot", "#0000ff"))
+        rec = await _lobby(commits, kind, seats, seed=7)
+        result = await commits.start(rec)
+        rng = random.Random(7)
+        while not result.game.is_over:
+            seat = result.to_act
+            assert seat is not None
+            before = result.version
+            if seat.is_computer:
+                action = make_agent("random", seed=rng.randrange(1000)).choose(result.game.clone())
+                saved = await commits.computer_move(rec.id, before, seat.player_id, action)
+                assert saved is not None and saved.version == before + 1
+                fresh = await commits.get(rec.id)
+                result = decide.Result(fresh, fresh.game)
+                continue
+            assert result.to_notify == seat.user_id
+            action = rng.choice(result.game.legal_actions())
+            result = await commits.play(rec.id, seat.user_id, action, expected_version=before, through_optional=False)
+            assert result.version >= before + 1  # its action (a skip may say nothing), then the claims it forced
+            assert len(result.table_events) >= len(result.events)
+        final = await commits.get(rec.id)
+        assert final.status == GameStatus.FINISHED and final.version == result.version
+        assert result.to_act is None and result.to_notify is None
+        replay = Game.new(final.game.config, final.game.seed)
+        for record in await store.get_actions(rec.id):
+            replay.apply(action_from_dict(record.action), by=record.player_id)
+        assert replay.to_dict() == final.game.to_dict()
+        assert commits.unshown[rec.id]  # nothing was shown: everything saved waits for a table
+    finally:
+        await store.close()
+
+
+async def test_a_whole_game_through_the_game_service_without_discord(tmp_path):
+    """The game service with no Discord client at all: people's moves through `play`, the computer in the
+    background, and the tables handed to whatever shows them (here a list, through the `post_table` seam the local
+    board uses). Every saved event is on exactly one table, in order, and the last table is the final one."""
+    store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
+    try:
+        service = GameService(None, store)  # type: ignore[arg-type]  # no bot: nothing can reach Discord
+        tables: list[tuple[int, list, bool]] = []
+
+        async def post_table(rec, events, *, note=""):
+            tables.append((rec.version, list(events), rec.game.is_over))
+            await service.commits.table_shown(rec, rec.channel_id, len(tables))
+
+        service.post_table = post_table  # type: ignore[method-assign]
+        seats = (*PEOPLE, Seat.computer(1, "random", "Robot", "#0000ff"))
+        rec = await _lobby(service.commits, "kingdomino", seats, seed=3)
+        async with service.lock(rec.channel_id):
+            started = await service.start(rec)
+        assert started.warning is None
+        rng = random.Random(3)
+        while True:
+            await service.idle()
+            rec = await service.get(rec.id)
+            if rec.game.is_over:
+                break
+            seat = rec.seat_of(rec.game.decision().player)
+            assert seat is not None and not seat.is_computer  # the computer played in the background
+            action = rng.choice(rec.game.legal_actions())
+            result = await service.play(rec.id, seat.user_id, action, expected_version=rec.version)
+            assert result.warning is None, result.warning_in("en")
+        await service.idle()
+        assert tables and tables[-1][2] and not any(over for _, _, over in tables[:-1])
+        assert [v for v, _, _ in tables] == sorted({v for v, _, _ in tables})  # one table per version at most
+        replay = Game.new(rec.game.config, rec.game.seed)
+        saved = []
+        for record in await store.get_actions(rec.id):
+            saved += replay.apply(action_from_dict(record.action), by=record.player_id)
+        shown = [e for _, events, _ in tables for e in events]
+        assert [(e.kind, e.player, e.text) for e in shown] == [(e.kind, e.player, e.text) for e in saved]
+    finally:
+        await store.close()
+
+
+async def test_an_unknown_computer_level_is_refused_not_played_as_another():
+    """The service never plays an unknown level as some other one (the store refuses storing it: tests/db)."""
+    game = Game.new(decide_config(), 1)
+    service = GameService(None, None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="expert"):
+        await service.computer_action(game, "expert")
+
+
+def decide_config():
+    from engine import GameConfig
+
+    return GameConfig("kingdomino", ("1", "2"))
