@@ -10,7 +10,7 @@ with fsync off: fast and throwaway. `KD_TEST_POSTGRES_URL` (a superuser URL) use
 When no server can be started the tests that need one are skipped, except under CI (CI=true) where they fail.
 
 In parallel runs (pytest-xdist; `make test` runs `-n auto`: two workers per core) each worker process starts its
-own server and names its databases after its pid, and the longest modules are handed out first (`LONGEST_FIRST`).
+own server and names its databases after its pid, and the longest tests are handed out first (`longest_first`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ import contextlib
 import glob
 import importlib.util
 import itertools
+import json
 import os
 import pwd
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -36,43 +38,92 @@ import pytest
 
 START_TIMEOUT = 60.0
 
-# Modules by their longest test, longest first (pytest --durations, 2026-11-25): in a parallel run they start first,
-# so that no worker is left with a long test at the end while the others wait.
-LONGEST_FIRST = (
-    "tests/e2e/test_processes.py",  # about 60 s on an idle machine: two bot processes
-    "tests/e2e/test_soak.py",  # about 90 s: it plays for a fixed time
-    "tests/e2e/test_undo_ratings.py",
-    "tests/e2e/test_calm.py",
-    "tests/e2e/test_picture_workers.py",
-    "tests/e2e/test_languages.py",
-    "tests/e2e/test_games.py",
-    "tests/ai/test_pool.py",
-    "tests/render/test_names_and_safety.py",
-    "tests/engine/test_scoring.py",
-    "tests/ai/test_agents.py",
-    "tests/engine/test_fast_placements.py",
-    "tests/e2e/test_bot.py",
-    "tests/engine/test_properties.py",
-    "tests/render/test_replay.py",
-    "tests/db/test_atomicity.py",
-)
+# How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
+# keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole
+# run on the 2-core machine, 2026-11-25, at a load of about 20, so about four times their time on an idle machine).
+# Only the order changes, never which tests run.
+DURATIONS_FILE = Path(__file__).with_name("durations.json")
+DURATIONS_CACHE = "kd/durations"
+SLOW = 1.0  # seconds: slower tests go first, longest first; the others keep their order (modules stay together)
+_DURATIONS = pytest.StashKey[dict[str, float]]()
+_measured: dict[str, float] | None = None  # this run's durations, in the process that reports the run
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: two workers per core, at most 8. The tests wait about half of their time (for the fake Discord,
     bot processes, the database), so two per core keep the cores busy."""
     return min(8, 2 * (os.cpu_count() or 1))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Bytecode caches on for the run (PYTHONDONTWRITEBYTECODE may turn them off): without them every worker
+    process compiles the project and rewrites every test module's asserts again, seconds of CPU each."""
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the bot processes, picture and computer workers too
+
+
+def known_durations(config: pytest.Config) -> dict[str, float]:
+    """Seconds per test id: the committed file, overridden by what the cache measured since."""
+    if _DURATIONS not in config.stash:
+        known: dict[str, float] = {}
+        with contextlib.suppress(OSError, ValueError):
+            known.update(json.loads(DURATIONS_FILE.read_text()))
+        cache = getattr(config, "cache", None)
+        cached = cache.get(DURATIONS_CACHE, None) if cache is not None else None
+        if isinstance(cached, dict):
+            known.update(cached)
+        config.stash[_DURATIONS] = known
+    return config.stash[_DURATIONS]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist (controller): every worker gets the same durations, so all of them sort the tests alike."""
+    node.workerinput["kd_durations"] = known_durations(node.config)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a pytest-xdist worker, the longest modules first (each module's tests kept together and in order). With
-    `--maxschedchunk 1` (make test) xdist then hands the tests out one at a time to whichever worker is free."""
-    if not hasattr(config, "workerinput"):
+    """In a pytest-xdist worker, the slow tests first, longest first; the others after them in their usual order.
+    `--maxschedchunk 1` (make test): xdist hands each worker two tests at the start, then one more each time one
+    ends, so the first rounds pair each of the longest tests with a quick one: the longest start at once, on
+    different workers."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:
         return
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
-    if len(items) > 2:  # xdist starts each worker with two consecutive tests: the two longest go to different ones
-        items[1], items[2] = items[2], items[1]
+    items[:] = longest_first(items, workerinput.get("kd_durations") or {}, int(workerinput.get("workercount", 1)))
+
+
+def longest_first(items: list[pytest.Item], durations: dict[str, float], workers: int) -> list[pytest.Item]:
+    """`items` reordered: those that took at least SLOW seconds first, longest first, the first `workers` of them
+    each followed by a quick one; then the quick ones in their order. A test not measured yet counts as quick."""
+    slow = sorted((i for i in items if durations.get(i.nodeid, 0.0) >= SLOW), key=lambda i: -durations[i.nodeid])
+    quick = [i for i in items if durations.get(i.nodeid, 0.0) < SLOW]
+    pairs = min(workers, len(slow), len(quick))
+    head = [item for n in range(pairs) for item in (slow[n], quick[n])]
+    return head + slow[pairs:] + quick[pairs:]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _measured
+    _measured = None if hasattr(session.config, "workerinput") else {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Measure each test (set-up, call and tear-down) where the run is reported: the controller, or a plain run."""
+    if _measured is not None and not report.skipped:
+        _measured[report.nodeid] = _measured.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Keep the durations measured for the next run's order."""
+    cache = getattr(session.config, "cache", None)
+    if not _measured or cache is None:
+        return
+    kept = cache.get(DURATIONS_CACHE, None)
+    kept = kept if isinstance(kept, dict) else {}
+    kept.update({nodeid: round(seconds, 2) for nodeid, seconds in _measured.items()})
+    cache.set(DURATIONS_CACHE, kept)
 
 
 class PostgresUnavailable(Exception):
