@@ -711,7 +711,8 @@ class Board:
             text, back = html.escape(translate(lang, refusal)), html.escape(translate(lang, M.WEB_BACK))
             page = (
                 f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><meta name="viewport" '
-                f'content="width=device-width, initial-scale=1"><title>{text}</title><p>{text}</p>'
+                f'content="width=device-width, initial-scale=1"><link rel="icon" href="../static/favicon.svg" '
+                f'type="image/svg+xml"><title>{text}</title><p>{text}</p>'
                 f'<p><a href="../">{back}</a></p></html>'
             )
             return web.Response(status=403, text=page, content_type="text/html", headers=SECURITY_HEADERS)

@@ -45,7 +45,7 @@ def _button(message: FakeMessage, *, startswith: str = "", contains: str = "", r
 
 
 async def _edited(fake: FakeDiscord, panel: FakeMessage, before: int) -> FakeMessage:
-    await fake.wait_until(lambda: len(fake.message(panel.id).history) > before, timeout=15)
+    await fake.wait_until(lambda: len(fake.message(panel.id).history) > before)
     return fake.message(panel.id)
 
 

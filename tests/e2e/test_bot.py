@@ -339,7 +339,7 @@ async def test_reminder_then_deadline_plays_for_the_absent_player(fake, harness,
     new_bot = await harness.restart()
     new_bot.service.clock = lambda: start + timedelta(hours=3.5)
     await new_bot.service.run_due()  # (or the new process's own timer pass, if it runs first: the same, once)
-    await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content, timeout=10)
+    await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content)
     after = await _record(new_bot, fake)
     assert after.version > rec.version
     assert "time ran out: the computer played their turn" in latest_table(fake, CH).content
@@ -486,9 +486,9 @@ async def test_a_crash_between_saving_and_posting_is_repaired_after_the_restart(
         def done(r=reply):
             return any(not m.loading and m.content for m in r.messages) or bool(fake.faults.injected)
 
-        await fake.wait_until(done, timeout=10)
+        await fake.wait_until(done)
     assert store is not None
-    await fake.wait_until(lambda: harness.bot is None or harness.bot.is_closed(), timeout=10)
+    await fake.wait_until(lambda: harness.bot is None or harness.bot.is_closed())
     assert fake.faults.injected, "the table post was cut"
     harness.take_logged_errors()
     tables_before = len([m for m in fake.messages_in(CH) if m.attachments])
@@ -498,7 +498,7 @@ async def test_a_crash_between_saving_and_posting_is_repaired_after_the_restart(
     rec = await _record(new_bot, fake)
     other = rec.game.decision().player
     assert other != first
-    await fake.wait_until(lambda: (latest_table(fake, CH).content or "").find(f"<@{other}>") >= 0, timeout=10)
+    await fake.wait_until(lambda: (latest_table(fake, CH).content or "").find(f"<@{other}>") >= 0)
     await fake.settle()
     tables = [m for m in fake.messages_in(CH) if m.attachments]
     assert len(tables) == tables_before + 1, "exactly one fresh table after the restart"

@@ -37,7 +37,7 @@ def _ids(message: FakeMessage, prefix: str) -> list[str]:
 
 
 async def _redrawn(fake: FakeDiscord, panel: FakeMessage, before: int) -> FakeMessage:
-    await fake.wait_until(lambda: len(fake.message(panel.id).history) > before, timeout=15)
+    await fake.wait_until(lambda: len(fake.message(panel.id).history) > before)
     return fake.message(panel.id)
 
 
@@ -184,7 +184,7 @@ async def test_the_server_default_language_and_the_pseudo_locale_leave_no_englis
 
     async def ask(user, *names, client_checks: bool = True, **options) -> None:
         reply = await fake.slash(user, CH, *names, options=options, client_checks=client_checks)
-        message = await reply.wait_message(timeout=15)
+        message = await reply.wait_message()
         assert message.ephemeral and message.content, (names, message.content)
         answers.append(message.content)
 
@@ -266,7 +266,7 @@ def english_in(texts: list[str], pieces: set[str]) -> list[tuple[str, str]]:
 
 
 async def _answer(reply) -> str:
-    message = await reply.wait_message(timeout=15)  # the last move of a game also draws its end
+    message = await reply.wait_message()  # the last move of a game also draws its end
     assert message.ephemeral, message.content
     return message.content
 

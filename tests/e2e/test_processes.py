@@ -45,7 +45,7 @@ async def _active(store, channel: FakeChannel):
 
 async def _panel(fake: FakeDiscord, user: FakeUser, channel: FakeChannel):
     reply = await fake.click(user, latest_table(fake, channel), TURN)
-    panel = await reply.wait_message(timeout=10)
+    panel = await reply.wait_message()
     assert panel.ephemeral and (panel.buttons or panel.selects), panel.content
     return panel
 
@@ -73,7 +73,7 @@ async def _two_clicks_at_once(fake: FakeDiscord, store, channel: FakeChannel, pe
     target = first.buttons[0]["custom_id"]
     assert target == second.buttons[0]["custom_id"]
     replies = await asyncio.gather(fake.click(player, first, target), fake.click(player, second, target))
-    await fake.wait_until(lambda: any(m.content for r in replies for m in r.followups), timeout=10, what="a refusal")
+    await fake.wait_until(lambda: any(m.content for r in replies for m in r.followups), what="a refusal")
     after = await _active(store, channel)
     assert after.version == rec.version + 1, "exactly one of the two clicks was applied"
     assert len(await store.get_actions(rec.id)) == len(rec.game.log) + 1
@@ -181,9 +181,9 @@ async def _scenario(fake, store, first, second, n_channel, s_channel) -> list[st
     now = datetime.now(UTC)
     await store.set_turn_timer(rec.id, TurnTimer(None, now - timedelta(minutes=1)), expected_version=rec.version)
     await fake.wait_until(
-        lambda: "time ran out" in latest_table(fake, n_channel).content, timeout=10, what="the deadline played"
+        lambda: "time ran out" in latest_table(fake, n_channel).content, what="the deadline played"
     )
-    [refusal] = await reply.wait_followups(1, timeout=10)
+    [refusal] = await reply.wait_followups(1)
     assert STALE_WORDS in refusal.content and refusal.ephemeral, refusal.content
     after = await _active(store, n_channel)
     assert after.version > rec.version
@@ -232,7 +232,7 @@ async def _scenario(fake, store, first, second, n_channel, s_channel) -> list[st
     await store.set_turn_timer(
         rec.id, TurnTimer(datetime.now(UTC) - timedelta(minutes=1), None), expected_version=rec.version
     )
-    await fake.wait_until(lambda: _reminders(fake, n_channel), timeout=10, what="the reminder")
+    await fake.wait_until(lambda: _reminders(fake, n_channel), what="the reminder")
     await asyncio.sleep(6 * TIMER_PERIOD)  # several passes of both loops
     reminders = _reminders(fake, n_channel)
     assert len(reminders) == 1, reminders

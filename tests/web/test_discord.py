@@ -20,7 +20,7 @@ async def _game(fake, bot):
 
 async def _shows(page, version: int) -> None:
     await page.page.wait_for_function(
-        "(v) => +document.querySelector('main').dataset.version === v", arg=version, timeout=10_000
+        "(v) => +document.querySelector('main').dataset.version === v", arg=version, timeout=60_000
     )
 
 
@@ -57,7 +57,7 @@ async def test_a_move_made_on_the_board_is_a_discord_move(fake, bot, open_page):
     # The same move as from Discord: in the game's log under the person's id, and the table posted in the channel
     # when the turn passes to the other player.
     await fake.wait_until(
-        lambda: len([m for m in fake.messages_in("kingdomino") if m.attachments]) > tables, timeout=15
+        lambda: len([m for m in fake.messages_in("kingdomino") if m.attachments]) > tables
     )
     actions = await bot.store.get_actions(rec.id)
     assert actions[0].user_id == user.id and actions[0].action == {"type": "claim", "domino": claimed}
