@@ -227,6 +227,12 @@ async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_stor
     with pytest.raises(asyncio.CancelledError):
         await saving
     armed = False
+    if step == "commit" and on_loop:
+        # The COMMIT was on its way when the caller was cancelled: it lands a moment later, on its own connection.
+        # Wait for it (a read before it lands sees the old move, and one just after sees the new one).
+        deadline = loop.time() + 60
+        while (await store.get_game(record.id)).version == record.version and loop.time() < deadline:
+            await asyncio.sleep(0.01)
     game = await store.get_game(record.id)
     log = await store.get_actions(record.id)
     if step == "commit" or not on_loop:  # the transaction was past the point of no return when cancelled
