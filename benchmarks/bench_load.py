@@ -474,7 +474,8 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "workers_cpu_s": sum(process_cpu_seconds(pid) for pid in children),
         }
         if profiler is not None:
-            profiler.dump_stats(bench["profile"])
+            profiler.dump_stats(bench["profile"])  # which stops it: on, for the rest of the run
+            profiler.enable()
         path = Path(bench["snapshot"])
         path.with_suffix(".tmp").write_text(json.dumps(data))
         path.with_suffix(".tmp").rename(path)

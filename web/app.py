@@ -33,7 +33,7 @@ from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
 from .strings import page_strings
-from .view import LOG_LINES, game_view, hex_of, recent_events
+from .view import LOG_LINES, game_view, hex_of, recent_events, table_view
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,7 @@ class Snapshot:
     events: list = field(default_factory=list)
     read_at: float = 0.0
     views: dict = field(default_factory=dict)  # (language, the viewer's seated people) -> (view, its JSON)
+    tables: dict = field(default_factory=dict)  # language -> the part of the view every viewer shares (table_view)
 
     def view(self, viewers: tuple[int, ...], lang: str) -> tuple[dict, str]:
         """The view for these viewers, made once per snapshot for everyone who sees the same (every watcher with
@@ -83,7 +84,12 @@ class Snapshot:
         key = (lang, seated)
         made = self.views.get(key)
         if made is None:
-            view = game_view(self.record, seated, lang, self.events)
+            table = None
+            if self.record.game is not None and self.record.status != GameStatus.LOBBY:
+                table = self.tables.get(lang)  # what every viewer sees alike, made once per language
+                if table is None:
+                    table = self.tables[lang] = table_view(self.record, lang, self.events)
+            view = game_view(self.record, seated, lang, self.events, table)
             made = self.views[key] = (view, json.dumps(view, separators=(",", ":")))
         return made
 

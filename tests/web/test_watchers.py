@@ -1,6 +1,7 @@
-"""Many boards on one game cost the bot one read and one encoding per change, and stay out of the way of the game's
-next move: while a move is being shown (its channel's lock is held), the boards draw it and wait for its end through
-a single waiter on that lock, not one each (each would take the lock in turn ahead of the channel's next click)."""
+"""Many boards on one game cost the bot one read, one shared table and one encoding per view per change, and stay
+out of the way of the game's next move: while a move is being shown (its channel's lock is held), the boards draw it
+and wait for its end through a single waiter on that lock, not one each (each would take the lock in turn ahead of
+the channel's next click)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import json
 
 import aiohttp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.web.test_view import MODES, position, record
+from web.view import game_view, recent_events, table_view
 
 BOARDS = 4
 WAIT = 30.0
@@ -82,3 +88,21 @@ async def test_boards_of_a_move_being_shown_wait_for_it_through_one_waiter(local
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_every_viewer_of_a_version_shares_one_table_and_sees_what_it_would_alone(mode, seed, steps):
+    """The board makes the part of a game's view that every viewer sees alike once per version (`table_view`) and
+    adds each viewer's own (their turn, their actions): a viewer's view from the shared part is the one made for
+    them alone, whoever was served before them."""
+    game, seats = position(mode, seed, steps)
+    rec = record(game, seats)
+    events = recent_events(game)
+    table = table_view(rec, "en", events)
+    viewers = [(), *((s.user_id,) for s in seats)]
+    for viewer in viewers:
+        shared = game_view(rec, viewer, "en", events, table)
+        alone = game_view(rec, viewer, "en", events)
+        assert json.dumps(shared, sort_keys=True) == json.dumps(alone, sort_keys=True), viewer
+    assert json.dumps(table, sort_keys=True) == json.dumps(table_view(rec, "en", events), sort_keys=True)
