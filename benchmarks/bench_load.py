@@ -367,7 +367,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     if bench.get("profile"):
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU time: on a busy machine, wall time counts others' turns
         profiler.enable()
     bot = await process_bot.build(stack)
     loop = asyncio.get_running_loop()
@@ -556,7 +556,7 @@ async def run_scenario(cfg: dict) -> dict:
         "stub_pictures": cfg.get("stub_pictures", False),
         "boards": bool(cfg.get("boards")),
         "snapshot": str(snapshot_path),
-        "profile": f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}.bot"
+        "profile": f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}{'.boards' if cfg.get('boards') else ''}.bot"
         if cfg.get("profile")
         else None,
     }
