@@ -93,6 +93,8 @@ class KingdominoBot(commands.AutoShardedBot):
         if self.board is not None:
             await self.board.stop()
             self.board = None
+        if getattr(self, "hub", None) is not None:
+            await self.hub.close()  # the feed of other processes' changes
         if service is not None:
             service.stop_all()
             from cogs import pictures

@@ -49,6 +49,11 @@ looks were answered (the picture, "busy") and compares click -> new table with t
 Targets, printed beside the figures (a miss prints MISSED; the exit status stays 0): 0 missed interactions; lag p99
 < 20 ms while 16 hard players think (pool); click to first response p99 < 100 ms and RSS < 300 MB at 200 games;
 with the replay flood, click to new table p99 within 20% of the run without it.
+
+`--boards N` (issue #29) runs each load run again with N open web boards (Server-Sent Events connections, from a
+process of their own as browsers would be, each signed in through a player's link) watching the first
+`--board-games` games, and compares click to first response (p50, p99, their ratio; target: p99 within 20% of the
+run without boards). The bot's board server listens in every run (WEB_PORT: a free port), with or without boards.
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ TARGET_ACK_P99_MS = 100.0
 TARGET_LAG_P99_MS = 20.0
 TARGET_RSS_MB = 300.0
 FLOOD_TOLERANCE = 0.20  # click -> table p99 with one member's replay flood, against the run without it
+BOARDS_TOLERANCE = 0.20  # click -> first response p99 with the open boards, against the run without them
+BOARD_SECRET = "bench-load-board-secret-0123456789abcdef"  # WEB_SECRET of the bench's bot: the boards' links
 THINKERS = 16
 STALL_SECONDS = 20.0  # no new table for this long: look in the store whether it is one of ours to act
 NEXT = re.compile(r"➡️ <@(\d+)>")
@@ -333,7 +340,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     if bench.get("profile"):
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU time: on a busy machine, wall time counts others' turns
         profiler.enable()
     bot = await process_bot.build(stack)
     loop = asyncio.get_running_loop()
@@ -350,7 +357,12 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     async def setup_hook_with_probes() -> None:
         await setup_hook()
         service = bot.service
-        probes["store"] = StoreProbe(bot.store, loop)
+        if bench.get("boards") and bot.board is not None:  # every board comes from one address here
+            import web.app
+
+            web.app.MAX_STREAMS_PER_CLIENT = 1 << 20
+            bot.board.limiter.allow = lambda *_, **__: True
+        probes["store"] = StoreProbe(getattr(bot.store, "inner", bot.store), loop)  # under the boards' hub wrapper
         if bench.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
             from PIL import Image
 
@@ -428,13 +440,15 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "picture_stats": dict(pictures.current().stats),
             "picture_counts": dict(getattr(pictures.current(), "counts", {})),
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
+            "board_connections": bot.hub.connections if getattr(bot, "hub", None) is not None else 0,
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
             "cpu_s": process_cpu_seconds(),
             "workers_cpu_s": sum(process_cpu_seconds(pid) for pid in children),
         }
         if profiler is not None:
-            profiler.dump_stats(bench["profile"])
+            profiler.dump_stats(bench["profile"])  # which stops it: on, for the rest of the run
+            profiler.enable()
         path = Path(bench["snapshot"])
         path.with_suffix(".tmp").write_text(json.dumps(data))
         path.with_suffix(".tmp").rename(path)
@@ -514,8 +528,9 @@ async def run_scenario(cfg: dict) -> dict:
         "people": {str(u.id): s.index for s in specs for u in s.people},
         "real": [s.index for s in specs if s.real_budget],
         "stub_pictures": cfg.get("stub_pictures", False),
+        "boards": bool(cfg.get("boards")),
         "snapshot": str(snapshot_path),
-        "profile": f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}.bot"
+        "profile": f"{cfg['profile']}.{cfg['mode']}.{cfg['backend']}.{cfg['games']}{'.boards' if cfg.get('boards') else ''}.bot"
         if cfg.get("profile")
         else None,
     }
@@ -527,6 +542,8 @@ async def run_scenario(cfg: dict) -> dict:
         "PICTURE_WORKERS": str(cfg.get("picture_workers", 0)),
         "KD_SEEDS": str(cfg["seed"]),
         "LOG_LEVEL": "WARNING",
+        "WEB_PORT": str(free_port()),
+        "WEB_SECRET": BOARD_SECRET,
     }
     if flood_channels:  # the finished games are saved before the bot starts (its writes would hold the file)
         setup_store = await open_store(folder / "load.sqlite3", cfg.get("database_url"))
@@ -624,6 +641,16 @@ async def run_scenario(cfg: dict) -> dict:
         ok = await asyncio.gather(*(start(s, lobby) for s, lobby in zip(specs, lobbies, strict=True)))
     probe.think = saved_think
     setup_seconds = time.perf_counter() - began
+    boards = None
+    if cfg.get("boards"):  # the open boards, from a process of their own, before the window opens
+        watched = [s for s, good in zip(specs, ok, strict=True) if good][: cfg["boards"]["games"]]
+        games = []
+        for spec in watched:
+            rec = await store.get_active_game(spec.channel.id)
+            if rec is not None:
+                games.append([rec.id, [u.id for u in spec.people]])
+        url = f"http://127.0.0.1:{env['WEB_PORT']}/"
+        boards = await open_boards({"url": url, "boards": cfg["boards"]["connections"], "games": games})
 
     # play: every game at once, for the window
     results = {"turns": 0, "finished": 0, "stalls": 0, "errors": []}
@@ -692,6 +719,7 @@ async def run_scenario(cfg: dict) -> dict:
     measured, fake_cpu = await bot_snapshot(), time.process_time()
     rss_fake = status_kb()
     stop.set()
+    boards_seen = await close_boards(boards) if boards is not None else None
     for task in drivers + flooding:
         task.cancel()
     await asyncio.gather(*drivers, *flooding, return_exceptions=True)
@@ -783,7 +811,109 @@ async def run_scenario(cfg: dict) -> dict:
         "store": measured["store"],
         "gc_objects": measured["objects"],
         "gc_frozen": measured["frozen"],
+        "boards": {**cfg["boards"], **boards_seen, "bot_counted": measured["board_connections"]}
+        if boards_seen is not None
+        else None,
     }
+
+
+# -- open web boards (--boards) --------------------------------------------------------------------------------------
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def open_boards(spec: dict) -> asyncio.subprocess.Process:
+    """Start the boards' process (`--boards-child`) and wait until every board has its first picture of its game."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--boards-child",
+        json.dumps(spec),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    line = await asyncio.wait_for(proc.stdout.readline(), 120)  # type: ignore[union-attr]
+    if not line.startswith(b"READY"):
+        raise RuntimeError(f"the boards did not open: {line!r}")
+    return proc
+
+
+async def close_boards(proc: asyncio.subprocess.Process) -> dict:
+    """Close the boards (their process ends when its stdin does); what they received while open."""
+    proc.stdin.close()  # type: ignore[union-attr]
+    out = await asyncio.wait_for(proc.stdout.read(), 60)  # type: ignore[union-attr]
+    await proc.wait()
+    for line in out.decode().splitlines():
+        if line.startswith("BOARDS "):
+            return json.loads(line[7:])
+    return {"events": 0, "bytes": 0, "dropped": -1}
+
+
+async def watch_boards(spec: dict) -> dict:
+    """`spec["boards"]` live connections spread over `spec["games"]` ([game id, [people]]), each board signed in as
+    one of its game's people through a signed link (as a player opens it), reading every event. Prints READY once
+    all have their first event, then counts what comes until stdin closes."""
+    import aiohttp
+
+    from web import auth
+
+    total = spec["boards"]
+    seen = {"events": 0, "bytes": 0, "dropped": 0, "refused": 0}
+    first = {"n": 0}
+    ready = asyncio.Event()
+
+    async def board(http: aiohttp.ClientSession, gid: int) -> None:
+        async with http.get(f"api/games/{gid}/events", timeout=aiohttp.ClientTimeout(total=None)) as r:
+            if r.status != 200:
+                seen["refused"] += 1
+                return
+            got_first = False
+            async for raw in r.content:
+                if ready.is_set():
+                    seen["bytes"] += len(raw)
+                if raw.startswith(b"id: "):
+                    if ready.is_set():
+                        seen["events"] += 1
+                    if not got_first:
+                        got_first = True
+                        first["n"] += 1
+                        if first["n"] == total:
+                            ready.set()
+        seen["dropped"] += 1
+
+    sessions, tasks = [], []
+    connector = aiohttp.TCPConnector(limit=0)
+    try:
+        for n in range(total):
+            gid, people = spec["games"][n % len(spec["games"])]
+            person = people[(n // len(spec["games"])) % len(people)]
+            http = aiohttp.ClientSession(
+                base_url=spec["url"],
+                cookie_jar=aiohttp.CookieJar(unsafe=True),
+                connector=connector,
+                connector_owner=False,
+            )
+            sessions.append(http)
+            token = auth.link_token(BOARD_SECRET.encode(), person, gid)
+            async with http.get(f"join/{token}", allow_redirects=False) as r:
+                assert r.status == 302, r.status
+            tasks.append(asyncio.create_task(board(http, gid)))
+        await asyncio.wait_for(ready.wait(), 120)
+        print("READY", flush=True)
+        await asyncio.to_thread(sys.stdin.read)  # until the scenario closes our stdin
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for http in sessions:
+            await http.close()
+        await connector.close()
+    return seen
 
 
 # -- the report ------------------------------------------------------------------------------------------------------
@@ -889,6 +1019,13 @@ def report(r: dict, wall: float) -> list[str]:
     print(f"  pictures drawn in {where}: {r['picture_stats']}; started by priority, kept, busy: {r['picture_counts']}")
     if r["flood"]:
         print(f"  the replay flood (one member): {r['flood']}")
+    if r.get("boards"):
+        b = r["boards"]
+        print(
+            f"  open boards: {b['connections']} live connections on {b['games']} games (the bot counted "
+            f"{b['bot_counted']}); over the window they received {b['events']} updates, {b['bytes'] / 2**20:.1f} MB; "
+            f"refused {b['refused']}, dropped {b['dropped']}"
+        )
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
         ("turns that failed in the driver", r["driver_error_count"], r["driver_errors"]),
@@ -919,6 +1056,25 @@ def compare_flood(quiet: dict, flooded: dict) -> list[str]:
         if not good:
             missed.append(f"click->table p99 ({label}) with the replay flood, {quiet['games']} games")
     return missed
+
+
+def compare_boards(quiet: dict, watched: dict) -> list[str]:
+    """Click to first response with and without the open boards: p99 within BOARDS_TOLERANCE. Returns what missed."""
+    b = watched["boards"]
+    print(
+        f"\n== {b['connections']} open boards watching {b['games']} games beside {quiet['games']} games "
+        f"({quiet['backend']}): click -> first response =="
+    )
+    before, during = quiet["ack_ms"], watched["ack_ms"]
+    for key in ("p50", "p99"):
+        ratio = during[key] / before[key] if before[key] else float("nan")
+        line = f"  {key}  without boards {before[key]:7.1f} ms  with boards {during[key]:7.1f} ms  ({ratio:.2f}x)"
+        if key == "p99":
+            good = ratio <= 1 + BOARDS_TOLERANCE
+            line += f"   target within {BOARDS_TOLERANCE:.0%}: {verdict(good)}"
+        print(line)
+    p99 = during["p99"] / before["p99"] if before["p99"] else float("nan")
+    return [] if p99 <= 1 + BOARDS_TOLERANCE else [f"click->first response p99 with open boards ({quiet['backend']})"]
 
 
 # -- the orchestra: PostgreSQL, one process per scenario ----------------------------------------------------------
@@ -987,8 +1143,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--flood-burst", type=int, default=70, help="looks in each burst of the flood")
     parser.add_argument("--flood-every", type=float, default=1.5, help="seconds between the flood's bursts")
     parser.add_argument("--flood-games", type=int, default=6, help="finished 7-player games the flood looks at")
+    parser.add_argument(
+        "--boards", type=int, default=0, help="after each load run, the same run with this many open web boards"
+    )
+    parser.add_argument("--board-games", type=int, default=50, help="games the open boards watch (default 50)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--boards-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.boards_child:
+        seen = asyncio.run(watch_boards(json.loads(args.boards_child)))
+        print("BOARDS " + json.dumps(seen), flush=True)
+        return 0
 
     if args.child:
         cfg = json.loads(args.child)
@@ -1055,6 +1221,17 @@ def main(argv: list[str] | None = None) -> int:
                         missed += report(flooded, wall)
                         if result is not None:
                             missed += compare_flood(result, flooded)
+                if args.boards:
+                    cfg = {**cfg, "flood": None, "boards": {"connections": args.boards, "games": args.board_games}}
+                    if backend == "postgres":
+                        cfg["database_url"] = asyncio.run(new_database(server))
+                    watched, wall = run_child(cfg)
+                    if watched is None:
+                        missed.append(f"the {backend} run with {n} games and {args.boards} open boards did not finish")
+                    else:
+                        missed += report(watched, wall)
+                        if result is not None:
+                            missed += compare_boards(result, watched)
         if not args.no_hard:
             for workers in (2, 0):
                 cfg = {

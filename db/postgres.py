@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg
 
+from db.changes import CHANNEL, ListeningFeed, OnVersion, VersionFeed, Watched
 from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreUnavailable
 from db.migrate import migrate_postgres
@@ -121,6 +122,9 @@ class PostgresGameStore(SqlGameStore):
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
     _wait_locked = " FOR UPDATE"
+    # Every write that raises a game's version tells the other processes, in its own statement and transaction: the
+    # notice leaves when the write commits, and never for one rolled back (db.changes).
+    _returning_version = f" RETURNING version, pg_notify('{CHANNEL}', id::text || ':' || version::text)"
 
     def __init__(
         self,
@@ -130,9 +134,11 @@ class PostgresGameStore(SqlGameStore):
         decode_state: StateDecoder | None,
         clock: Callable[[], datetime],
         on_step: StepHook | None,
+        url: str | None = None,
     ) -> None:
         super().__init__(decode_state=decode_state, clock=clock)
         self._pool = pool
+        self._url = url  # for the connection that listens for other processes' changes (never logged)
         self._location = location
         self._on_step = on_step
         self._closed = False
@@ -176,7 +182,7 @@ class PostgresGameStore(SqlGameStore):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, location=where, decode_state=decode_state, clock=clock, on_step=on_step)
+        return cls(pool, location=where, decode_state=decode_state, clock=clock, on_step=on_step, url=url)
 
     async def close(self) -> None:
         if self._closed:
@@ -189,6 +195,17 @@ class PostgresGameStore(SqlGameStore):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    def version_feed(self, watched: Watched, on_version: OnVersion) -> VersionFeed:
+        """The versions other processes write, heard as they commit (LISTEN on a connection of the feed's own)."""
+        if self._url is None:
+            return super().version_feed(watched, on_version)
+        url = self._url
+
+        async def connect() -> asyncpg.Connection:
+            return await asyncpg.connect(url, timeout=10.0)
+
+        return ListeningFeed(self, watched, on_version, connect=connect)
 
     # Transactions
 

@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from db.changes import OnVersion, PollingFeed, VersionFeed, Watched
 from db.engine_state import StateDecoder
 from db.errors import (
     ActiveGameExists,
@@ -124,6 +125,7 @@ class SqlGameStore:
 
     _skip_locked = ""  # PostgreSQL: " FOR UPDATE SKIP LOCKED", so concurrent claimers pass over each other's rows
     _wait_locked = ""  # PostgreSQL: " FOR UPDATE", to wait for rows another transaction is writing
+    _returning_version = " RETURNING version"  # PostgreSQL: also a NOTIFY of the new version (db.changes)
 
     def __init__(self, *, decode_state: StateDecoder | None, clock: Callable[[], datetime]) -> None:
         self._decode_state = decode_state
@@ -208,6 +210,25 @@ class SqlGameStore:
         times = [rows[0][0], rows[0][1]]
         times = [ms for ms in times if ms is not None]
         return from_ms(min(times)) if times else None
+
+    async def game_versions(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The version of each of these games (those that exist), in one query: how a process learns that another
+        one changed a game its boards watch (`db.changes`)."""
+        ids = sorted(set(game_ids))
+        versions: dict[int, int] = {}
+        async with self._read() as tx:
+            for start in range(0, len(ids), _IN_CHUNK):
+                chunk = ids[start : start + _IN_CHUNK]
+                sql = f"SELECT id, version FROM games WHERE id IN ({_marks(chunk)})"
+                versions.update(
+                    (int(r["id"]), int(r["version"])) for r in await tx.fetchall("read_versions", sql, chunk)
+                )
+        return versions
+
+    def version_feed(self, watched: Watched, on_version: OnVersion) -> VersionFeed:
+        """A feed of the versions of the games `watched()` names, written by any process (`db.changes`): here, a
+        poll of `game_versions` while any is watched; PostgreSQL listens for notices instead."""
+        return PollingFeed(self, watched, on_version)
 
     async def get_actions(self, game_id: int, *, after_seq: int = 0, include_undone: bool = True) -> list[ActionRecord]:
         sql = (
@@ -863,7 +884,7 @@ class SqlGameStore:
         if expected_version is not None:
             sql += " AND version = ?"
             params.append(expected_version)
-        rows = await tx.fetchall("update_game", sql + " RETURNING version", params)
+        rows = await tx.fetchall("update_game", sql + self._returning_version, params)
         if not rows:
             await self._explain_refusal(tx, game_id, expected_version, allowed)
         return int(rows[0]["version"])

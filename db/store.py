@@ -15,6 +15,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
+from db.changes import OnVersion, VersionFeed, Watched
 from db.models import (
     ActionRecord,
     FinishedGame,
@@ -204,6 +205,17 @@ class GameStore(Protocol):
 
     async def set_turn_timer(self, game_id: int, timer: TurnTimer, *, expected_version: int | None = None) -> None:
         """Reschedule the reminder and deadline of a game in play; with `expected_version`, only if it has not moved."""
+        ...
+
+    # Several processes: what the others changed
+
+    async def game_versions(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The current version of each of these games that exists, in one query."""
+        ...
+
+    def version_feed(self, watched: Watched, on_version: OnVersion) -> VersionFeed:
+        """A feed (`db.changes`) that, once woken, tells `on_version(game_id, version)` of the changes any process
+        commits to the games `watched()` names: NOTIFY on PostgreSQL, a poll of `game_versions` on SQLite."""
         ...
 
     # Several processes: leases and once-only work

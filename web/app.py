@@ -34,7 +34,7 @@ from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
 from .strings import page_strings
-from .view import LOG_LINES, game_view, hex_of, recent_events
+from .view import LOG_LINES, game_view, hex_of, recent_events, table_view
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,7 @@ class Snapshot:
     events: list = field(default_factory=list)
     read_at: float = 0.0
     views: dict = field(default_factory=dict)  # (language, the viewer's seated people) -> (view, its JSON)
+    tables: dict = field(default_factory=dict)  # language -> the part of the view every viewer shares (table_view)
 
     def view(self, viewers: tuple[int, ...], lang: str) -> tuple[dict, str]:
         """The view for these viewers, made once per snapshot for everyone who sees the same (every watcher with
@@ -89,7 +90,12 @@ class Snapshot:
         key = (lang, seated)
         made = self.views.get(key)
         if made is None:
-            view = game_view(self.record, seated, lang, self.events)
+            table = None
+            if self.record.game is not None and self.record.status != GameStatus.LOBBY:
+                table = self.tables.get(lang)  # what every viewer sees alike, made once per language
+                if table is None:
+                    table = self.tables[lang] = table_view(self.record, lang, self.events)
+            view = game_view(self.record, seated, lang, self.events, table)
             made = self.views[key] = (view, json.dumps(view, separators=(",", ":")))
         return made
 
@@ -124,6 +130,8 @@ class Board:
         self._snapshots: OrderedDict[int, Snapshot] = OrderedDict()
         self._reading: dict[int, asyncio.Future] = {}
         self._changed_at: dict[int, float] = {}
+        self._frames: OrderedDict[tuple[int, bool], tuple[str, bytes]] = OrderedDict()
+        self._settling: dict[int, asyncio.Future] = {}
         hub.listeners.append(self._on_change)
         self.runner: web.AppRunner | None = None
         self.url = ""
@@ -409,9 +417,7 @@ class Board:
             while True:
                 settling = lock.locked()  # a move is still being saved and shown: draw it, offer nothing yet
                 if view["version"] != known or (sent_settling and not settling):
-                    if settling:
-                        text = json.dumps({**view, "settling": True, "actions": None}, separators=(",", ":"))
-                    await response.write(f"id: {view['version']}\ndata: {text}\n\n".encode())
+                    await response.write(self._frame(view, text, settling))
                     known, sent_settling = view["version"], settling
                     changed = self._changed_at.get(gid)
                     if changed is not None:
@@ -419,8 +425,7 @@ class Board:
                 else:
                     await response.write(b": still here\n\n")
                 if settling:
-                    async with lock:  # the move's end (its last save, its table): then the settled state
-                        pass
+                    await self._settled(gid, lock)  # the move's end (its last save, its table): then the settled state
                     woke = True
                 else:
                     woke = await wait_changed(change, KEEPALIVE_SECONDS)
@@ -438,6 +443,39 @@ class Board:
                 del self.streams[client]
             self.metrics.connections.set(self.hub.connections)
         return response
+
+    def _frame(self, view: dict, text: str, settling: bool) -> bytes:
+        """A view's event as sent, made once for every board that is sent the same view (the views are shared:
+        `Snapshot.view`); `settling`: drawn, offering nothing yet. Not once per connection: 200 boards watching 50
+        games would encode (and, settling, serialise) each event four times over."""
+        key = (id(text), settling)
+        made = self._frames.get(key)
+        if made is None or made[0] is not text:
+            if settling:
+                text_sent = json.dumps({**view, "settling": True, "actions": None}, separators=(",", ":"))
+            else:
+                text_sent = text
+            made = self._frames[key] = (text, f"id: {view['version']}\ndata: {text_sent}\n\n".encode())
+            while len(self._frames) > 1024:
+                self._frames.popitem(last=False)
+        return made[1]
+
+    async def _settled(self, gid: int, lock: asyncio.Lock) -> None:
+        """Until the move under way in the game's channel has ended (its lock is free once). One waiter in the lock's
+        queue per game, however many boards watch it: each would otherwise take the lock in turn ahead of the
+        channel's next click."""
+        waiting = self._settling.get(gid)
+        if waiting is None or waiting.done():
+
+            async def pass_through() -> None:
+                async with lock:
+                    pass
+
+            waiting = self._settling[gid] = asyncio.ensure_future(pass_through())
+            waiting.add_done_callback(
+                lambda done: self._settling.pop(gid, None) if self._settling.get(gid) is done else None
+            )
+        await asyncio.shield(waiting)
 
     # -- acting ------------------------------------------------------------------------------------------------
     def acting_user(self, request: web.Request, rec: GameRecord) -> int:

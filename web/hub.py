@@ -4,6 +4,11 @@ The game store is wrapped (`WatchedStore`) so that every write that changes a ga
 board, a computer player, a deadline, an undo, a start, a cancel, a lobby change) tells the hub once it is
 committed. A board's connection waits on its game's `Topic`; what it sends is always read again from the store, so
 a missed or doubled notice costs nothing but a read (the board asks by version numbers and catches up).
+
+Moves made by another process on the same database (another shard) arrive through the store's version feed
+(`db.changes`: NOTIFY on PostgreSQL, a poll of the watched games' versions on SQLite), started when the first board
+opens. Each topic remembers the newest game version it heard of, so a process's own write, heard a second time
+through the feed, wakes nobody twice.
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ GAME_WRITES: frozenset[str] = frozenset(
 
 
 class Topic:
-    """One game's news: the latest version known to have been saved, and a condition its watchers wait on."""
+    """One game's news: how many changes this hub saw (`version`), the newest game version it heard of (`seen`, -1:
+    none yet), and a condition its watchers wait on."""
 
-    __slots__ = ("changed", "version", "watchers")
+    __slots__ = ("changed", "seen", "version", "watchers")
 
     def __init__(self) -> None:
         self.version = 0
+        self.seen = -1
         self.watchers = 0
         self.changed = asyncio.Event()
 
@@ -47,6 +54,7 @@ class Hub:
     def __init__(self) -> None:
         self._topics: dict[int, Topic] = {}
         self.listeners: list[Callable[[int], None]] = []
+        self.feed: Any = None  # the store's version feed (db.changes.VersionFeed), once `follow` was called
 
     def topic(self, game_id: int) -> Topic:
         topic = self._topics.get(game_id)
@@ -54,15 +62,41 @@ class Hub:
             topic = self._topics[game_id] = Topic()
         return topic
 
-    def publish(self, game_id: int) -> None:
-        """Game `game_id` changed (its write is committed): wake everyone watching it."""
+    def publish(self, game_id: int, version: int | None = None) -> None:
+        """Game `game_id` changed here (its write is committed; `version`: the game's new version, when known):
+        wake everyone watching it, unless the feed already told them of this version."""
         topic = self._topics.get(game_id)
-        if topic is not None:
-            topic.version += 1
-            event, topic.changed = topic.changed, asyncio.Event()
-            event.set()
+        if topic is not None and (version is None or version > topic.seen):
+            self._wake(topic, version)
         for listener in self.listeners:
             listener(game_id)
+
+    def heard(self, game_id: int, version: int) -> None:
+        """The feed says game `game_id` is at `version` (written here or by another process): wake its watchers if
+        that is newer than what this hub knew."""
+        topic = self._topics.get(game_id)
+        if topic is not None and version > topic.seen:
+            self._wake(topic, version)
+
+    @staticmethod
+    def _wake(topic: Topic, version: int | None) -> None:
+        if version is not None:
+            topic.seen = version
+        topic.version += 1
+        event, topic.changed = topic.changed, asyncio.Event()
+        event.set()
+
+    def follow(self, store: Any) -> None:
+        """Hear of the changes other processes make to `store`'s games (its version feed, if it has one), from the
+        moment a game is watched."""
+        make = getattr(store, "version_feed", None)
+        if self.feed is None and make is not None:
+            self.feed = make(lambda: self._topics.keys(), self.heard)
+
+    async def close(self) -> None:
+        """Stop the feed (its task, its connection)."""
+        if self.feed is not None:
+            await self.feed.close()
 
     def version_of(self, game_id: int) -> int:
         """How many changes of a watched game this hub has seen; -1 when nobody watches it (nothing is cached)."""
@@ -72,6 +106,8 @@ class Hub:
     def watch(self, game_id: int) -> Topic:
         topic = self.topic(game_id)
         topic.watchers += 1
+        if self.feed is not None:
+            self.feed.wake()
         return topic
 
     def unwatch(self, game_id: int) -> None:
@@ -114,7 +150,8 @@ class WatchedStore:
 
         async def written(game_id: int, *args: Any, **kwargs: Any) -> Any:
             result = await value(game_id, *args, **kwargs)
-            self._hub.publish(game_id)
+            version = result if isinstance(result, int) else getattr(result, "version", None)
+            self._hub.publish(game_id, version if isinstance(version, int) else None)
             return result
 
         return written
@@ -125,5 +162,9 @@ class WatchedStore:
 
 
 def watched(store: Any, hub: Hub) -> Any:
-    """`store` wrapped once (a store already watched is returned as it is)."""
-    return store if isinstance(store, WatchedStore) else WatchedStore(store, hub)
+    """`store` wrapped once (a store already watched is returned as it is); the hub follows its other processes'
+    changes too."""
+    if isinstance(store, WatchedStore):
+        return store
+    hub.follow(store)
+    return WatchedStore(store, hub)

@@ -78,6 +78,7 @@ class LocalBot:
         self.timers.cancel()
         self.service.stop_all()
         await self.board.stop()
+        await self.board.hub.close()
         await self.service.idle()
         if self.service.ai_pool is not None:
             await self.service.ai_pool.close(cancel=True)

@@ -212,8 +212,48 @@ def recent_events(game: Game, count: int = LOG_LINES) -> list:
     return events
 
 
-def game_view(rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list | None = None) -> dict:
-    """The whole board for a viewer who may act as the people `viewers` (their seats' legal actions included)."""
+def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
+    """What every viewer of a game in play (or over) sees alike: made once per version and language, and shared by
+    the views of all its viewers (`game_view(..., table=...)`)."""
+    game = rec.game
+    assert game is not None
+    setup = game.setup
+    table: dict[str, Any] = {
+        "variants": sorted(game.config.variants),
+        "round": game.round,
+        "rounds": setup.rounds,
+        "deal": game.deal,
+        "queendomino": game.queendomino_rules,
+        "current": line_view(game, game.current_line),
+        "next": line_view(game, game.next_line),
+        "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
+        "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
+        "dragon": game.dragon_slot,
+        "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],
+        "placed": [list(c) for c in game.placed_this_turn] if game.placed_this_turn else None,
+    }
+    d = game.decision()
+    if d is None:
+        table["turn"] = None
+        table["final"] = plain(breakdown_text(game, rec.seats, lang))
+        result = game.result()
+        table["winners"] = list(result.winners)
+        names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
+        key = M.WINNERS if len(result.winners) > 1 else M.WINNER
+        table["status_line"] = plain(translate(lang, key, names=names))
+        return table
+    table["status_line"] = plain(their_turn(game, d, rec.seats, lang))
+    table["domino_words"] = {
+        dom: plain(game_domino_words(game, dom, lang)) for dom, _ in [*game.current_line, *game.next_line]
+    }
+    return table
+
+
+def game_view(
+    rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list | None = None, table: dict | None = None
+) -> dict:
+    """The whole board for a viewer who may act as the people `viewers` (their seats' legal actions included).
+    `table`: the game's `table_view` in this language, when already made for another viewer."""
     base: dict[str, Any] = {
         "id": rec.id,
         "version": rec.version,
@@ -227,32 +267,9 @@ def game_view(rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list
     if rec.status == GameStatus.LOBBY or game is None:
         base["lobby"] = lobby_view(rec, viewers, lang)
         return base
-    setup = game.setup
-    base.update(
-        {
-            "variants": sorted(game.config.variants),
-            "round": game.round,
-            "rounds": setup.rounds,
-            "deal": game.deal,
-            "queendomino": game.queendomino_rules,
-            "current": line_view(game, game.current_line),
-            "next": line_view(game, game.next_line),
-            "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
-            "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
-            "dragon": game.dragon_slot,
-            "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],
-            "placed": [list(c) for c in game.placed_this_turn] if game.placed_this_turn else None,
-        }
-    )
+    base.update(table if table is not None else table_view(rec, lang, events))
     d = game.decision()
     if d is None:
-        base["turn"] = None
-        base["final"] = plain(breakdown_text(game, rec.seats, lang))
-        result = game.result()
-        base["winners"] = list(result.winners)
-        names = " & ".join(seat_name(rec.seats, p) for p in result.winners)
-        key = M.WINNERS if len(result.winners) > 1 else M.WINNER
-        base["status_line"] = plain(translate(lang, key, names=names))
         return base
     seat = rec.seat_of(d.player)
     mine = seat is not None and seat.user_id is not None and seat.user_id in viewers
@@ -262,9 +279,4 @@ def game_view(rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list
         base["actions"] = actions_view(game, d.player, lang)
         if game.queendomino_rules:
             base["builders"] = builders_view(game, d.kingdom, lang)
-    else:
-        base["status_line"] = plain(their_turn(game, d, rec.seats, lang))
-    base["domino_words"] = {
-        dom: plain(game_domino_words(game, dom, lang)) for dom, _ in [*game.current_line, *game.next_line]
-    }
     return base
