@@ -362,6 +362,7 @@
     const firstRound = state.round === 0;
     const current = renderLine(state.current, firstRound ? S.first_line : S.current_line, firstRound ? claims : [], "line-current");
     const next = state.next.length ? renderLine(state.next, S.next_line, firstRound ? [] : claims, "line-next") : null;
+    if (!state.current.length && !next) return null; // the game is over: no line is left to show
     return el("section", { class: "panel lines" }, current, next);
   }
   function renderBuilders() {
