@@ -6,6 +6,8 @@
                                                             # the strength matches (hours at 1 s per move)
     .venv/bin/python benchmarks/bench_ai.py --ladder [--games N] [--jobs 2] [--log FILE]
                                                             # the ladder: every level at one table, rated
+    .venv/bin/python benchmarks/bench_ai.py --full --only ab-mk2 --budget 0.2 --hardb claim_share=0.5
+                                                            # A/B: hard with other options (hardB) vs plain hard
 
 Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from game to game):
   [easy-random]      Kingdomino 4 players: easy vs 3 random
@@ -26,6 +28,8 @@ Strength matches (`--full`; NAME for `--only` in brackets; seats rotated from ga
   [hard-medium-t6]   Royal Wedding teams of 2, 6 players: a hard team vs 2 medium teams (chance 33%)
   [hard-medium-2]    Kingdomino 2 players: hard vs medium (chance 50%)
   [hard-medium-q2]   Queendomino 2 players: hard vs medium (chance 50%)
+A/B matches (only with `--only`): hardB (hard with the `--hardb` options) against plain hard: [ab-2], [ab-4]
+Kingdomino, [ab-mk2], [ab-mk4] with Middle Kingdom and Harmony, [ab-q2], [ab-q4] Queendomino, [ab-rw4] Royal Wedding.
 Each prints the share of games won by the first level (a shared win counts as a fraction) with its 95% Wilson
 interval, average scores, and milliseconds per move (mean and maximum, CPU time; moves with a choice only).
 `hard` uses `--budget` seconds per move (default 1, its default); its effort is counted in work units, so its moves
@@ -86,6 +90,28 @@ MATCHES = (
     Match("hard-medium-t6", "royal-wedding", ("hard", "medium", "medium"), teams=True, target="chance 33%"),
     Match("hard-medium-2", "kingdomino", ("hard", "medium"), target="chance 50%"),
     Match("hard-medium-q2", "queendomino", ("hard", "medium"), target="chance 50%"),
+)
+# A/B tests of hard's options (`--hardb OPTION=VALUE`): hardB is hard with those options, the others plain hard.
+AB_MATCHES = (
+    Match("ab-2", "kingdomino", ("hardB", "hard"), target="chance 50%"),
+    Match("ab-4", "kingdomino", ("hardB", "hard", "hard", "hard"), target="chance 25%"),
+    Match(
+        "ab-mk2",
+        "kingdomino",
+        ("hardB", "hard"),
+        variants=frozenset({"middle-kingdom", "harmony"}),
+        target="chance 50%",
+    ),
+    Match(
+        "ab-mk4",
+        "kingdomino",
+        ("hardB", "hard", "hard", "hard"),
+        variants=frozenset({"middle-kingdom", "harmony"}),
+        target="chance 25%",
+    ),
+    Match("ab-q2", "queendomino", ("hardB", "hard"), target="chance 50%"),
+    Match("ab-q4", "queendomino", ("hardB", "hard", "hard", "hard"), target="chance 25%"),
+    Match("ab-rw4", "royal-wedding", ("hardB", "hard", "hard", "hard"), target="chance 25%"),
 )
 # The ladder: one player of each level at every table (seats rotated), rated by OpenSkill as the bot rates players.
 LADDER = Match("ladder", "kingdomino", ("random", "easy", "medium", "hard"))
@@ -148,7 +174,8 @@ def config_for(match: Match, levels: tuple[str, ...]) -> tuple[GameConfig, dict[
 
 
 def play(match: Match, index: int, budget: float, hard_options: dict | None = None) -> dict:
-    """One game of `match`; the seats are rotated by `index`. Returns per-seat results."""
+    """One game of `match`; the seats are rotated by `index`. Returns per-seat results. `hard_options`: options of
+    hard by level label (`hard`, and `hardB` for the A/B matches)."""
     n = len(match.levels)
     shift = index % n
     levels = match.levels[shift:] + match.levels[:shift]
@@ -156,8 +183,8 @@ def play(match: Match, index: int, budget: float, hard_options: dict | None = No
     agents = {}
     for seat, player in enumerate(config.players):
         level = level_of[player]
-        options = {"time_budget": budget, **(hard_options or {})} if level == "hard" else {}
-        agents[player] = make_agent(level, seed=1000 * index + seat, **options)
+        options = {"time_budget": budget, **(hard_options or {}).get(level, {})} if level.startswith("hard") else {}
+        agents[player] = make_agent(level.removesuffix("B"), seed=1000 * index + seat, **options)
     game = Game.new(config, seed=index)
     times: dict[str, list[float]] = {}
     clock_stops = 0
@@ -329,12 +356,17 @@ def main() -> None:
     parser.add_argument(
         "--hard", nargs="*", default=[], metavar="OPTION=VALUE", help="options of hard (e.g. playout_noise=2)"
     )
+    parser.add_argument(
+        "--hardb", nargs="*", default=[], metavar="OPTION=VALUE", help="options of hardB in the A/B matches (ab-*)"
+    )
     args = parser.parse_args()
-    hard = {}
-    for item in args.hard:
-        key, _, value = item.partition("=")
-        hard[key] = json.loads(value)
-    names = {m.name: m for m in (*MATCHES, LADDER)}
+    hard: dict[str, dict] = {"hard": {}, "hardB": {}}
+    for label, items in (("hard", args.hard), ("hardB", args.hardb)):
+        for item in items:
+            key, _, value = item.partition("=")
+            hard[label][key] = json.loads(value)
+    hard["hardB"] = {**hard["hard"], **hard["hardB"]}
+    names = {m.name: m for m in (*MATCHES, *AB_MATCHES, LADDER)}
     for name in args.only or ():
         if name not in names:
             parser.error(f"unknown match {name!r}: choose among {', '.join(sorted(names))}")
@@ -357,9 +389,11 @@ def main() -> None:
     if not args.full:
         quick()
         return
-    print(f"budget {args.budget} s per move for hard {hard or ''}; {args.games} games per match; {args.jobs} processes")
-    for match in MATCHES:
+    print(f"budget {args.budget} s per move for hard {hard}; {args.games} games per match; {args.jobs} processes")
+    for match in (*MATCHES, *AB_MATCHES):
         if args.only and match.name not in args.only:
+            continue
+        if match in AB_MATCHES and not args.only:
             continue
         run(match, args.games, args.budget, args.jobs, args.log, args.first, hard)
 

@@ -295,3 +295,22 @@ def test_the_searching_players_own_playout_claims_are_greedy_unless_own_noise() 
     finally:
         search.Sim.from_game = original  # type: ignore[method-assign]
     assert seen[0].quiet == game.decision().kingdom and seen[1].quiet == -1
+
+
+def test_claim_share_moves_effort_from_the_claim_to_the_placement_before_it() -> None:
+    # A turn that places, then claims among several dominoes, searches twice; with claim_share=0.5 the placement
+    # gets one and a half budgets (more playouts) and the claim half of one (fewer), counted in work units.
+    game = hard_position("kingdomino-4-bonuses", 3)
+    while game.decision().kind != "place" or sum(king is None for _, king in game.next_line) < 2:
+        game.apply(game.legal_actions()[0])
+    claim = game.clone()
+    claim.apply(make_agent("easy", 1).choose(claim))
+    assert claim.decision().kind == "claim" and len(claim.legal_actions()) > 1
+    for position, more in ((game, True), (claim, False)):
+        plain = make_agent("hard", 2, time_budget=0.2)
+        shared = make_agent("hard", 2, time_budget=0.2, claim_share=0.5)
+        assert plain.choose(position) in position.legal_actions()
+        assert shared.choose(position) in position.legal_actions()
+        assert (shared.last_playouts > plain.last_playouts) is more, (position.decision(), more)
+    with pytest.raises(ValueError, match="claim_share"):
+        make_agent("hard", claim_share=2)
