@@ -157,6 +157,7 @@ def test_the_seams_are_typed():
 ENTRY_METHODS = {"callback", "on_submit", "on_error", "interaction_check"}  # of a DynamicItem, a View, a Modal
 ENTRY_DECORATORS = {"command", "autocomplete", "context_menu"}  # app_commands: @x.command(...), @cmd.autocomplete(...)
 ENTRY_FUNCTIONS = {"answer_dropped_click"}  # bot.py's on_interaction hook, for clicks discord.py would drop
+CONTEXT_BUILDERS = {"service_of", "lang_of", "context_of", "Context"}
 CONTEXT_HOME = {"common.py", "context.py"}  # where service_of and lang_of are defined, and context_of uses them
 
 
@@ -174,8 +175,8 @@ def is_entry(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def context_offences(source: str) -> list[str]:
-    """`service_of(...)`/`lang_of(...)` called outside `CONTEXT_HOME`'s modules (checked by the caller), or
-    `context_of(...)` called outside an entry point (or more than once in one): 'line N: name in function'."""
+    """`service_of(...)`, `lang_of(...)` or `Context(...)` called outside `CONTEXT_HOME`'s modules (checked by the
+    caller), or `context_of(...)` called outside an entry point: 'line N: name in function'."""
     offences: list[str] = []
 
     def visit(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDef | None, entry: bool) -> None:
@@ -184,11 +185,7 @@ def context_offences(source: str) -> list[str]:
                 # a closure of an entry point (its `work()`) is the entry's own code
                 visit(child, child, entry if function is not None and entry else is_entry(child))
                 continue
-            if isinstance(child, ast.Call) and (name := _decorator_name(child)) in (
-                "service_of",
-                "lang_of",
-                "context_of",
-            ):
+            if isinstance(child, ast.Call) and (name := _decorator_name(child)) in CONTEXT_BUILDERS:
                 where = function.name if function else "<module>"
                 if name != "context_of" or not entry:
                     offences.append(f"line {child.lineno}: {name} in {where}")
@@ -223,12 +220,13 @@ class Button:
 
 async def helper(interaction):
     lang = lang_of(interaction)
-    return common.service_of(interaction), context_of(interaction)
+    return common.service_of(interaction), context_of(interaction), Context(interaction, None, lang)
 """
     assert context_offences(source) == [
         "line 13: lang_of in helper",
         "line 14: service_of in helper",
         "line 14: context_of in helper",
+        "line 14: Context in helper",
     ]
     assert built_twice("async def callback(self, i):\n    a = context_of(i)\n    b = context_of(i)\n") == [
         "line 1: callback"
