@@ -506,7 +506,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = ctx.service
             old = await service.get(self.gid)
-            me = str(interaction.user.id)
+            me = ctx.player
             current = await service.store.get_active_game(old.channel_id)
             if old.seat_of(me) is None:  # the button is the players'; someone who watched may Join its table
                 rematch = current is not None and current.config.get("rematch_of") == old.id

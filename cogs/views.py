@@ -769,7 +769,7 @@ class DirectionButton(
         async def work():
             await interaction.response.defer()
             rec = await ctx.service.at_version(self.gid, self.ver)
-            panel = await preview_panel(rec, str(interaction.user.id), self.action, lang=ctx.lang)
+            panel = await preview_panel(rec, ctx.player, self.action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
         await guarded(ctx, work())
@@ -854,7 +854,7 @@ class SpotSelect(
             if not isinstance(action, Place):
                 raise UserError(M.PICK_SPOT_LIST)
             rec = await ctx.service.at_version(self.gid, self.ver)
-            panel = await preview_panel(rec, str(interaction.user.id), action, lang=ctx.lang)
+            panel = await preview_panel(rec, ctx.player, action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
         await guarded(ctx, work())
@@ -940,7 +940,7 @@ class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], templat
             if len(values) != 1 or not str(values[0]).isdigit():
                 raise UserError(M.PICK_BUILDING_LIST)
             rec = await ctx.service.at_version(self.gid, self.ver)
-            panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]), lang=ctx.lang)
+            panel = await build_site_panel(rec, ctx.player, int(values[0]), lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
         await guarded(ctx, work())
@@ -1035,7 +1035,7 @@ class OpenPanelButton(
         async def work():
             await interaction.response.defer()
             rec = await ctx.service.at_version(self.gid, self.ver)
-            panel = await build_panel(rec, str(interaction.user.id), lang=ctx.lang)
+            panel = await build_panel(rec, ctx.player, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
         await guarded(ctx, work())
@@ -1065,7 +1065,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
             # recorded table is still this message, and it keeps working.)
             if turn_key(game) != self.key and interaction.message and interaction.message.id != rec.table_message_id:
                 raise UserError(M.TABLE_OUT_OF_DATE)
-            player = str(interaction.user.id)
+            player = ctx.player
             if rec.seat_of(player) is None:
                 raise UserError(M.NOT_PLAYING)
             await show_panel(interaction, await build_panel(rec, player, lang=ctx.lang), edit=False)
