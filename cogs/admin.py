@@ -14,7 +14,7 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 
 from .checks import checked
-from .common import lang_of
+from .context import context_of
 from .views import guarded
 
 SCOPES = {"guild": lambda lang: "guild", "global": lambda lang: "global"}
@@ -62,9 +62,11 @@ class AdminCog(commands.Cog):
         scope=[app_commands.Choice(name="guild", value="guild"), app_commands.Choice(name="global", value="global")]
     )
     async def sync(self, interaction: discord.Interaction, scope: str) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             checked(scope, SCOPES, "scope")
-            lang = lang_of(interaction)
+            lang = ctx.lang
             if not await self.bot.is_owner(interaction.user):
                 await interaction.response.send_message(translate(lang, M.ONLY_OWNER_SYNC), ephemeral=True)
                 return
@@ -83,7 +85,7 @@ class AdminCog(commands.Cog):
                 text = translate_plural(lang, *M.SYNCED_GUILD, len(synced), guild=guild_id)
             await interaction.followup.send(text, ephemeral=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 async def setup(bot: commands.Bot) -> None:

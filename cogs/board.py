@@ -27,7 +27,8 @@ from i18n import messages as M
 from i18n.commands import DISCORD_LOCALES
 from web import auth
 
-from .common import UserError, lang_of, service_of
+from .common import UserError
+from .context import Context, context_of
 from .controls import board_button
 from .views import guarded
 
@@ -80,12 +81,11 @@ def board_link(bot: Any, rec: GameRecord, user_id: int) -> str | None:
     return f"{public}join/{token}"
 
 
-async def open_board(interaction: discord.Interaction, gid: int | None = None) -> None:
+async def open_board(ctx: Context, gid: int | None = None) -> None:
     """Open the board of game `gid` (None: the channel's game) for the person: the Activity, else their link,
     else a sentence saying the board is not set up here."""
+    interaction, lang, service = ctx.interaction, ctx.lang, ctx.service
     bot = interaction.client
-    lang = lang_of(interaction)
-    service = service_of(interaction)
     rec = await (service.get(gid) if gid is not None else service.active(interaction.channel_id))
     if rec.status not in ACTIVE_STATUSES:
         raise UserError(M.GAME_OVER_BUTTONS)
@@ -115,7 +115,8 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, open_board(interaction, self.gid))
+        ctx = context_of(interaction)
+        await guarded(ctx, open_board(ctx, self.gid))
 
 
 def entry_point_payload() -> dict[str, Any]:

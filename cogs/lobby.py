@@ -29,7 +29,6 @@ from .common import (
     UserError,
     config_refusal,
     game_name,
-    lang_of,
     safe,
     strip_controls,
 )
@@ -38,7 +37,7 @@ from .controls import rematch_button
 from .decide import STALE, game_language
 from .lobbytext import bot_name, lobby_text
 from .mine import game_lines, page_text
-from .views import guarded, service_of
+from .views import guarded
 
 log = logging.getLogger(__name__)
 LEVELS = OFFERED_LEVELS  # the computer levels people choose from (engine/ai: the one list)
@@ -94,14 +93,15 @@ async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord, messa
         )
 
 
-def missing_permissions(interaction: discord.Interaction) -> list[str]:
+def missing_permissions(ctx: Context) -> list[str]:
     """What the bot lacks to run a game here (in a thread, Send Messages in Threads replaces Send Messages)."""
+    interaction = ctx.interaction
     perms = interaction.app_permissions
     needed = dict(NEEDED_PERMISSIONS)
     if getattr(interaction.channel, "type", None) in THREAD_TYPES:
         del needed["send_messages"]
         needed["send_messages_in_threads"] = "Send Messages in Threads"
-    lang = lang_of(interaction)
+    lang = ctx.lang
     return [translate(lang, M.PERMISSIONS[attr]) for attr in needed if not getattr(perms, attr)]
 
 
@@ -111,7 +111,7 @@ def may_manage(interaction: discord.Interaction, rec: GameRecord) -> bool:
 
 
 async def open_lobby(
-    interaction: discord.Interaction,
+    ctx: Context,
     *,
     kind: str,
     options: dict,
@@ -122,8 +122,8 @@ async def open_lobby(
 ) -> GameRecord:
     """Create the lobby row and post its message in the channel (the interaction is deferred privately, so that
     every refusal stays private)."""
-    service = service_of(interaction)
-    missing = missing_permissions(interaction)
+    interaction, service = ctx.interaction, ctx.service
+    missing = missing_permissions(ctx)
     if missing:
         raise UserError(M.MISSING_PERMISSIONS, permissions=", ".join(missing))
     try:
@@ -166,7 +166,7 @@ async def open_lobby(
             raise UserError(M.CANNOT_POST_TABLE, error=error.text or error.status) from None
         raise UserError(M.DISCORD_FAILED_LOBBY) from None
     await service.commits.table_shown(rec, interaction.channel_id, message.id)
-    await interaction.followup.send(translate(lang_of(interaction), M.TABLE_OPEN), ephemeral=True)
+    await interaction.followup.send(translate(ctx.lang, M.TABLE_OPEN), ephemeral=True)
     return await service.get(rec.id)
 
 
@@ -180,11 +180,12 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby
         return cls(int(match["gid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
         operation = BUTTONS.get(self.op)
         if operation is None:
-            await guarded(interaction, _refuse_unknown(self.op))
+            await guarded(ctx, _refuse_unknown(self.op))
             return
-        await guarded(interaction, lobby_action(interaction, self.gid, operation))
+        await guarded(ctx, lobby_action(ctx, self.gid, operation))
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
@@ -204,11 +205,12 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
         values = (interaction.data or {}).get("values") or []
         if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
-            await guarded(interaction, _refuse(M.PICK_MENU_CHOICE))
+            await guarded(ctx, _refuse(M.PICK_MENU_CHOICE))
             return
-        await guarded(interaction, lobby_action(interaction, self.gid, computer_seat(values[0])))
+        await guarded(ctx, lobby_action(ctx, self.gid, computer_seat(values[0])))
 
 
 class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
@@ -235,8 +237,9 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
         values = tuple((interaction.data or {}).get("values") or ())
-        await guarded(interaction, lobby_action(interaction, self.gid, swap_seats(values)))
+        await guarded(ctx, lobby_action(ctx, self.gid, swap_seats(values)))
 
 
 async def _refuse(text: str) -> None:
@@ -264,12 +267,10 @@ LobbyAnswer = tuple[GameRecord, str] | None  # the lobby as changed and the priv
 Operation = Callable[[Context, GameRecord], Awaitable[LobbyAnswer]]
 
 
-async def lobby_action(
-    interaction: discord.Interaction, gid: int, operation: Operation, *, deferred: bool = False
-) -> None:
+async def lobby_action(ctx: Context, gid: int, operation: Operation, *, deferred: bool = False) -> None:
     """Run one of the lobby's operations on game `gid` under its channel's lock, through the commit path; then show
     the lobby's new state on its message and answer the person privately (in their language)."""
-    ctx = context_of(interaction)
+    interaction = ctx.interaction
     if not deferred:
         await interaction.response.defer(ephemeral=True, thinking=True)
     service = ctx.service
@@ -322,7 +323,7 @@ async def join_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
     size = _open(rec)
     if rec.seat_of(ctx.player):
         raise UserError(M.ALREADY_SEATED)
-    await check_limits(ctx.interaction, hosting=False)
+    await check_limits(ctx, hosting=False)
     if len(rec.seats) >= size:
         raise UserError(M.TABLE_FULL, size=size)
     user = ctx.interaction.user
@@ -413,10 +414,10 @@ BUTTONS: dict[str, Operation] = {"join": join_table, "leave": leave_table, "star
 """The lobby's buttons (and commands) by the name in their custom id."""
 
 
-async def cancel_unreadable(interaction: discord.Interaction) -> bool:
+async def cancel_unreadable(ctx: Context) -> bool:
     """`/game cancel` on a game whose stored data cannot be read: the host or a member with Manage Channels closes
     it, which frees the channel. False when the channel's game reads fine (the ordinary cancel applies)."""
-    service = service_of(interaction)
+    interaction, service = ctx.interaction, ctx.service
     summary = await service.store.get_active_summary(interaction.channel_id)
     if summary is None:
         return False
@@ -432,17 +433,16 @@ async def cancel_unreadable(interaction: discord.Interaction) -> bool:
     service.stop_computers(summary.id)
     await service.commits.cancel(summary.id, reason="unreadable")
     log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
-    await interaction.followup.send(
-        translate(lang_of(interaction), M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True
-    )
+    await interaction.followup.send(translate(ctx.lang, M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True)
     return True
 
 
-async def check_limits(interaction: discord.Interaction, *, hosting: bool) -> None:
+async def check_limits(ctx: Context, *, hosting: bool) -> None:
     """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
+    interaction = ctx.interaction
     if interaction.guild_id is None:
         return
-    store = service_of(interaction).store
+    store = ctx.store
     limits = await store.get_guild_settings(interaction.guild_id)
     if hosting:
         hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
@@ -500,11 +500,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            service = service_of(interaction)
+            service = ctx.service
             old = await service.get(self.gid)
-            me = str(interaction.user.id)
+            me = ctx.player
             current = await service.store.get_active_game(old.channel_id)
             if old.seat_of(me) is None:  # the button is the players'; someone who watched may Join its table
                 rematch = current is not None and current.config.get("rematch_of") == old.id
@@ -516,12 +518,12 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                     raise UserError(M.REMATCH_OTHER_GAME)
                 if current.seat_of(me) is not None:
                     raise UserError(M.REMATCH_SEATED)
-                await lobby_action(interaction, current.id, join_table, deferred=True)
+                await lobby_action(ctx, current.id, join_table, deferred=True)
                 return
             newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
             if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
                 raise UserError(M.REMATCH_USED)
-            await check_limits(interaction, hosting=True)
+            await check_limits(ctx, hosting=True)
             options = {
                 "seats": len(old.seats),
                 "variants": list(old.config.get("variants", ())),
@@ -537,7 +539,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 if s.is_computer or s.player_id == me
             ]
             await open_lobby(
-                interaction,
+                ctx,
                 kind=old.kind,
                 options=options,
                 seats=seats,
@@ -546,7 +548,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rem
                 note=translate(game_language(old), M.REMATCH_OPEN, game_id=old.id),
             )
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class LobbyCog(commands.Cog):
@@ -603,6 +605,8 @@ class LobbyCog(commands.Cog):
         deadline_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
         language: str | None = None,
     ) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             in_server(interaction)
             kind = checked(game, GAMES, "game")
@@ -628,12 +632,12 @@ class LobbyCog(commands.Cog):
             }
             variants = [name for name, on in chosen.items() if on]
             check_table(kind, size, variants, teams=teams)
-            await check_limits(interaction, hosting=True)
+            await check_limits(ctx, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             # The table's language: the option, else the default an admin set, else the server's language, else English.
             server_default = None
             if interaction.guild_id is not None:
-                server_default = (await service_of(interaction).store.get_guild_settings(interaction.guild_id)).language
+                server_default = (await ctx.store.get_guild_settings(interaction.guild_id)).language
             # (An admin's explicit default comes before the server's locale, which Discord reports as en-US for
             # every server that is not a Community server.)
             table_lang = first_supported(chosen_language, server_default, getattr(interaction, "guild_locale", None))
@@ -642,7 +646,7 @@ class LobbyCog(commands.Cog):
             for n in range(1, computers + 1):
                 seats.append(Seat.computer(n, level, bot_name(n, level, table_lang), hex_colour(n)))
             await open_lobby(
-                interaction,
+                ctx,
                 kind=kind,
                 options={"seats": size, "variants": variants, "teams": teams, "language": table_lang},
                 seats=seats,
@@ -650,48 +654,49 @@ class LobbyCog(commands.Cog):
                 deadline_hours=deadline_hours,
             )
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
-    async def _op(self, interaction: discord.Interaction, op: str) -> None:
+    async def _op(self, ctx: Context, op: str) -> None:
         async def work():
-            service = service_of(interaction)
-            if op == "cancel" and await cancel_unreadable(interaction):
+            if op == "cancel" and await cancel_unreadable(ctx):
                 return
-            rec = await service.active(interaction.channel_id)  # type: ignore[arg-type]
-            await lobby_action(interaction, rec.id, BUTTONS[op])
+            rec = await ctx.service.active(ctx.interaction.channel_id)  # type: ignore[arg-type]
+            await lobby_action(ctx, rec.id, BUTTONS[op])
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @game.command(name="mine", description="Your games in this server: where it is your turn, with links")
     @app_commands.describe(page="Which page, when you have many games")
     async def mine(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             guild_id = in_server(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            lang = lang_of(interaction)
-            lines = await game_lines(service_of(interaction), interaction.user.id, guild_id, lang)
+            lang = ctx.lang
+            lines = await game_lines(ctx.service, interaction.user.id, guild_id, lang)
             text = (
                 page_text(lines, page, translate(lang, M.MINE_TITLE), lang) if lines else translate(lang, M.MINE_NONE)
             )
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @game.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self._op(interaction, "join")
+        await self._op(context_of(interaction), "join")
 
     @game.command(name="leave", description="Leave the table in this channel before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self._op(interaction, "leave")
+        await self._op(context_of(interaction), "leave")
 
     @game.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self._op(interaction, "start")
+        await self._op(context_of(interaction), "start")
 
     @game.command(name="cancel", description="Cancel the game in this channel (host or Manage Channels)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self._op(interaction, "cancel")
+        await self._op(context_of(interaction), "cancel")
 
 
 async def setup(bot: commands.Bot) -> None:

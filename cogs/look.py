@@ -16,10 +16,11 @@ from i18n import messages as M
 from render import clean_name
 
 from .checks import GAMES, checked, in_server
-from .common import GAME_NAMES, UserError, clip, game_name, lang_of, safe
+from .common import GAME_NAMES, UserError, clip, game_name, safe
+from .context import Context, context_of
 from .looks import look_place, send_look
 from .reviews import resume_reviews
-from .views import guarded, service_of
+from .views import guarded
 
 RULES = {
     "kingdomino": (M.RULES_KINGDOMINO,),
@@ -45,20 +46,20 @@ class LookCog(commands.Cog):
         self.bot = bot
         self._resumed: bool | None = None  # False: at start, looking for reviews to post; True: done
 
-    async def _look(
-        self, interaction: discord.Interaction, what: str, player: str | None = None, *, as_text: bool = False
-    ) -> None:
+    async def _look(self, ctx: Context, what: str, player: str | None = None, *, as_text: bool = False) -> None:
+        interaction = ctx.interaction
+
         async def work():
             with look_place(interaction, what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-                await send_look(interaction, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
+                rec = await ctx.service.latest(interaction.channel_id)  # type: ignore[arg-type]
+                await send_look(ctx, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @look.command(name="table", description="The whole table: lines, builders' board and every kingdom")
     async def table(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "table")
+        await self._look(context_of(interaction), "table")
 
     @look.command(name="kingdom", description="One kingdom, large, with cell names")
     @app_commands.describe(
@@ -67,19 +68,19 @@ class LookCog(commands.Cog):
     async def kingdom(
         self, interaction: discord.Interaction, player: discord.User | None = None, text: bool = False
     ) -> None:
-        await self._look(interaction, "kingdom", str(player.id) if player else None, as_text=text)
+        await self._look(context_of(interaction), "kingdom", str(player.id) if player else None, as_text=text)
 
     @look.command(name="replay", description="The game so far as an animated picture, turn by turn")
     async def replay(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "replay")
+        await self._look(context_of(interaction), "replay")
 
     @look.command(name="chart", description="Every kingdom's score, round by round")
     async def chart(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "chart")
+        await self._look(context_of(interaction), "chart")
 
     @look.command(name="review", description="A finished game you played: your costliest decisions, and better moves")
     async def review(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "review")
+        await self._look(context_of(interaction), "review")
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -91,47 +92,53 @@ class LookCog(commands.Cog):
 
     @look.command(name="scores", description="The score breakdown so far")
     async def scores(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "scores")
+        await self._look(context_of(interaction), "scores")
 
     @look.command(name="remaining", description="The dominoes still to come: terrains and crowns")
     async def remaining(self, interaction: discord.Interaction) -> None:
-        await self._look(interaction, "remaining")
+        await self._look(context_of(interaction), "remaining")
 
     @look.command(name="history", description="The moves of the game, the newest first, in pages")
     @app_commands.describe(page="Which page (1: the newest moves)")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).latest(interaction.channel_id)  # type: ignore[arg-type]
-            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=page)
+            rec = await ctx.service.latest(interaction.channel_id)  # type: ignore[arg-type]
+            await send_look(ctx, rec, "history", viewer=interaction.user.id, page=page)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @app_commands.command(name="rules", description="A short summary of the rules of the game in this channel")
     @app_commands.describe(game="Which game (default: the one in this channel)")
     @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             kind = checked(game, GAMES, "game")
             if kind is None and interaction.channel_id is not None:
                 try:  # the channel's game, or the one that just ended there
-                    kind = (await service_of(interaction).latest(interaction.channel_id)).kind
+                    kind = (await ctx.service.latest(interaction.channel_id)).kind
                 except UserError:
                     kind = None
             kind = kind or "kingdomino"
-            await interaction.response.send_message(rules_text(kind, lang_of(interaction)), ephemeral=True)
+            await interaction.response.send_message(rules_text(kind, ctx.lang), ephemeral=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @stats.command(name="leaderboard", description="This server's ratings per game; computer levels too")
     @app_commands.describe(game="Which game (default: the one in this channel, else Kingdomino)")
     @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             guild_id = in_server(interaction)
             kind = checked(game, GAMES, "game")
             await interaction.response.defer(ephemeral=True, thinking=True)
-            service = service_of(interaction)
+            service = ctx.service
             if kind is None:
                 try:
                     kind = (await service.latest(interaction.channel_id)).kind  # type: ignore[arg-type]
@@ -141,20 +148,22 @@ class LookCog(commands.Cog):
             ratings = await asyncio.to_thread(compute_ratings, leaderboard_games(finished))
             names = {}
             await interaction.followup.send(
-                clip(leaderboard_text(kind, ratings.get(kind, []), names, lang=lang_of(interaction)), 2000),
+                clip(leaderboard_text(kind, ratings.get(kind, []), names, lang=ctx.lang), 2000),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @stats.command(name="players", description="Finished games: played, wins, average and best score")
     @app_commands.describe(player="Whose statistics (default: every player of this server)")
     async def players(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             guild_id = in_server(interaction)  # never across servers
-            store = service_of(interaction).store
-            lang = lang_of(interaction)
+            store = ctx.store
+            lang = ctx.lang
 
             def numbers(r) -> dict:
                 return {
@@ -180,7 +189,7 @@ class LookCog(commands.Cog):
                 clip(text, 2000), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 def leaderboard_games(finished) -> list[RatedGame]:

@@ -21,8 +21,9 @@ from render import render_kingdom, render_remaining, render_table_pictures
 from render.alt import kingdom_alt_text, kingdom_text, kingdoms_alt_text, table_alt_text
 
 from . import pictures, reviews
-from .common import UserError, breakdown_text, clip, economy_line, event_words, lang_of, safe, service_of
-from .service import describe, names_and_colours
+from .common import UserError, breakdown_text, clip, economy_line, event_words, safe
+from .context import Context
+from .service import GameService, describe, names_and_colours
 
 # What each look costs: replays and charts are heavy pictures; the other pictures, and the history (the game played
 # again), are light ones; the scores are words. Each is limited per member and per server (cogs/pictures.py).
@@ -62,6 +63,7 @@ class Look:
     edit: bool
     lang: str
     asker: pictures.Asker
+    service: GameService
 
     @property
     def drawing(self) -> dict:
@@ -70,7 +72,7 @@ class Look:
 
 
 async def send_look(
-    interaction: discord.Interaction,
+    ctx: Context,
     rec: GameRecord,
     what: str,
     *,
@@ -84,6 +86,7 @@ async def send_look(
     page `page` (1: the newest moves), with buttons to the older and newer pages; `edit` puts it in place of the
     message clicked. Its pictures wait behind the games' own and are limited per member and per server: over the
     limit, the look answers that the bot is busy."""
+    interaction = ctx.interaction
     with look_place(interaction, what):
         answer = LOOKS.get(what)
         if answer is None:
@@ -91,12 +94,12 @@ async def send_look(
         if rec.game is None:
             raise UserError(M.NOT_STARTED_LOOK)
         asker = pictures.Asker(interaction.guild_id, interaction.user.id)
-        look = Look(rec, rec.game, viewer, player, as_text, page, edit, lang_of(interaction), asker)
+        look = Look(rec, rec.game, viewer, player, as_text, page, edit, ctx.lang, asker, ctx.service)
         await answer(interaction, look)
 
 
 async def _look_table(interaction: discord.Interaction, look: Look) -> None:
-    game, lang, service = look.game, look.lang, service_of(interaction)
+    game, lang, service = look.game, look.lang, look.service
     names, colours = names_and_colours(look.rec)
     d = game.decision()
     # The same pictures as the channel's table: a Royal Wedding table is two (render.table.splits).
@@ -116,7 +119,7 @@ async def _look_table(interaction: discord.Interaction, look: Look) -> None:
 
 
 async def _look_story(interaction: discord.Interaction, look: Look, what: str) -> None:
-    files = await service_of(interaction).story_files(
+    files = await look.service.story_files(
         look.rec, look.game, replay=what == "replay", chart=what == "chart", lang=look.lang, asker=look.asker
     )
     wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
@@ -144,7 +147,7 @@ async def _look_kingdom(interaction: discord.Interaction, look: Look) -> None:
         head = translate_plural(lang, *M.KINGDOM_TITLE, abs(total), owners=owners)
         await interaction.followup.send(clip(f"{head}\n```\n{grid}\n```", 2000), ephemeral=True)
         return
-    png = await service_of(interaction).picture(
+    png = await look.service.picture(
         look.rec.id, render_kingdom, game, index, names, colours, lang=lang, **look.drawing
     )
     alt = describe(kingdom_alt_text, game, index, names, lang=lang)
@@ -165,7 +168,7 @@ async def _look_scores(interaction: discord.Interaction, look: Look) -> None:
 
 async def _look_remaining(interaction: discord.Interaction, look: Look) -> None:
     game, lang = look.game, look.lang
-    png = await service_of(interaction).picture(look.rec.id, render_remaining, game, lang=lang, **look.drawing)
+    png = await look.service.picture(look.rec.id, render_remaining, game, lang=lang, **look.drawing)
     unseen = len(game.unseen_dominoes())
     total = unseen + len(game.revealed)
     text = translate_plural(lang, *(M.UNSEEN_OF_OVER if game.is_over else M.UNSEEN_OF), unseen, total=total)
@@ -174,7 +177,7 @@ async def _look_remaining(interaction: discord.Interaction, look: Look) -> None:
 
 
 async def _look_history(interaction: discord.Interaction, look: Look) -> None:
-    service, lang = service_of(interaction), look.lang
+    service, lang = look.service, look.lang
     actions = await service.store.get_actions(look.rec.id, include_undone=False)
     lines = await asyncio.to_thread(history_lines, look.game, [a.action for a in actions], look.rec.seats, lang)
     text, page, pages = history_page(lines, look.page, lang)
@@ -196,7 +199,7 @@ async def _look_review(interaction: discord.Interaction, look: Look) -> None:
         raise UserError(M.REVIEW_NOT_YOURS)
     review = await reviews.review_of(rec, game, compute=False)
     if review is None:
-        service = service_of(interaction)
+        service = look.service
         pictures.current().background(reviews.post_review(service, rec.id), f"the review of game {rec.id}")
         await interaction.followup.send(translate(lang, M.REVIEW_WORKING), ephemeral=True)
         return

@@ -19,23 +19,22 @@ from .common import (
     direction_word,
     domino_words,
     effect_words,
-    lang_of,
     quote_typed,
 )
-from .context import context_of
-from .views import after_action, build_panel, guarded, service_of, show_panel
+from .context import Context, context_of
+from .views import after_action, after_undo, build_panel, guarded, show_panel
 
 
-async def _legal(interaction: discord.Interaction, kind: type):
+async def _legal(ctx: Context, kind: type):
     """(game, decision, legal actions of `kind`) for the person typing; nothing unless it is their decision, so
     autocomplete only ever offers legal values."""
     try:
-        rec = await service_of(interaction).active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+        rec = await ctx.service.active(ctx.interaction.channel_id, playing=True)  # type: ignore[arg-type]
     except UserError:
         return None, None, []
     game = rec.game
     d = game.decision() if game else None
-    if d is None or d.player != str(interaction.user.id):
+    if d is None or d.player != ctx.player:
         return None, None, []
     return game, d, [a for a in game.legal_actions() if isinstance(a, kind)]
 
@@ -87,10 +86,11 @@ class PlayCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def _do(self, interaction: discord.Interaction, make_action) -> None:
+    async def _do(self, ctx: Context, make_action) -> None:
+        interaction = ctx.interaction
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            ctx = context_of(interaction)
             check_typed(interaction)
             rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             try:
@@ -101,23 +101,26 @@ class PlayCog(commands.Cog):
             result = await ctx.service.play(rec.id, ctx.user_id, action, expected_version=rec.version)
             await after_action(ctx, rec.id, warning=result.warning_in(ctx.lang), computers_wait=result.computers_wait)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @play.command(name="board", description="Open the live board of this channel's game (inside Discord or a link)")
     async def board(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, open_board(interaction))
+        ctx = context_of(interaction)
+        await guarded(ctx, open_board(ctx))
 
     @play.command(name="panel", description="Open your private turn panel")
     async def panel(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
-            if rec.seat_of(str(interaction.user.id)) is None:
+            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            if rec.seat_of(ctx.player) is None:
                 raise UserError(M.NOT_PLAYING)
-            panel = await build_panel(rec, str(interaction.user.id), lang=lang_of(interaction))
+            panel = await build_panel(rec, ctx.player, lang=ctx.lang)
             await show_panel(interaction, panel, edit=False)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     # -- claim ------------------------------------------------------------------------------------------------
     @play.command(name="claim", description="Put your king on a free domino")
@@ -132,13 +135,14 @@ class PlayCog(commands.Cog):
                     return Claim(d)
             return Claim(text if text[:1] in "KQ" else f"{game.setup.boxes[0]}{text}")
 
-        await self._do(interaction, make)
+        await self._do(context_of(interaction), make)
 
     @claim.autocomplete("domino")
     async def claim_domino(self, interaction: discord.Interaction, current: str):
-        game, _, claims = await _legal(interaction, Claim)
+        ctx = context_of(interaction)
+        game, _, claims = await _legal(ctx, Claim)
         rw = game is not None and game.config.game == "royal-wedding"
-        lang = lang_of(interaction)
+        lang = ctx.lang
         return _choices([(domino_words(a.domino, with_box=rw, lang=lang), a.domino) for a in claims], current)
 
     # -- place ------------------------------------------------------------------------------------------------
@@ -160,12 +164,13 @@ class PlayCog(commands.Cog):
                 raise UserError(M.REFUSALS["bad_direction"], direction=quote_typed(direction)) from None
             return Place(r, c, way)
 
-        await self._do(interaction, make)
+        await self._do(context_of(interaction), make)
 
     @place.autocomplete("cell")
     async def place_cell(self, interaction: discord.Interaction, current: str):
-        _, _, places = await _legal(interaction, Place)
-        lang = lang_of(interaction)
+        ctx = context_of(interaction)
+        _, _, places = await _legal(ctx, Place)
+        lang = ctx.lang
         pairs = []
         for r, c in sorted({(a.row, a.col) for a in places}):
             dirs = ", ".join(direction_word(a.direction, lang) for a in places if (a.row, a.col) == (r, c))
@@ -174,12 +179,13 @@ class PlayCog(commands.Cog):
 
     @place.autocomplete("direction")
     async def place_direction(self, interaction: discord.Interaction, current: str):
-        _, _, places = await _legal(interaction, Place)
+        ctx = context_of(interaction)
+        _, _, places = await _legal(ctx, Place)
         try:
             r, c = parse_cell(str(interaction.namespace.cell or ""))
         except ValueError:
             return []
-        lang = lang_of(interaction)
+        lang = ctx.lang
         ways = [a.direction for a in places if (a.row, a.col) == (r, c)]
         return _choices([(direction_word(way, lang), way) for way in ways], current)
 
@@ -190,12 +196,13 @@ class PlayCog(commands.Cog):
         def make(rec):
             return Tax(tuple(typed_cell(w) for w in knights.replace(",", " ").split()))
 
-        await self._do(interaction, make)
+        await self._do(context_of(interaction), make)
 
     @tax.autocomplete("knights")
     async def tax_knights(self, interaction: discord.Interaction, current: str):
-        game, d, taxes = await _legal(interaction, Tax)
-        lang = lang_of(interaction)
+        ctx = context_of(interaction)
+        game, d, taxes = await _legal(ctx, Tax)
+        lang = ctx.lang
         pairs = []
         for a in taxes:
             coins = sum(game.tax_coins(d.kingdom, c) for c in a.cells)
@@ -220,12 +227,13 @@ class PlayCog(commands.Cog):
                 raise UserError(M.PICK_FROM_SUGGESTIONS) from None
             return Build(slot, r, c)
 
-        await self._do(interaction, make)
+        await self._do(context_of(interaction), make)
 
     @build.autocomplete("building")
     async def build_building(self, interaction: discord.Interaction, current: str):
-        game, d, builds = await _legal(interaction, Build)
-        lang = lang_of(interaction)
+        ctx = context_of(interaction)
+        game, d, builds = await _legal(ctx, Build)
+        lang = ctx.lang
         pairs = []
         for s in sorted({a.slot for a in builds}):
             b = game.board[s]
@@ -236,7 +244,8 @@ class PlayCog(commands.Cog):
 
     @build.autocomplete("cell")
     async def build_cell(self, interaction: discord.Interaction, current: str):
-        _, _, builds = await _legal(interaction, Build)
+        ctx = context_of(interaction)
+        _, _, builds = await _legal(ctx, Build)
         cells = sorted({(a.row, a.col) for a in builds})
         return _choices([(cell_name(r, c), cell_name(r, c)) for r, c in cells], current)
 
@@ -250,34 +259,31 @@ class PlayCog(commands.Cog):
             except ValueError:
                 raise UserError(M.PICK_BURN_SUGGESTIONS) from None
 
-        await self._do(interaction, make)
+        await self._do(context_of(interaction), make)
 
     @dragon.autocomplete("building")
     async def dragon_building(self, interaction: discord.Interaction, current: str):
-        game, _, burns = await _legal(interaction, BribeDragon)
-        lang = lang_of(interaction)
+        ctx = context_of(interaction)
+        game, _, burns = await _legal(ctx, BribeDragon)
+        lang = ctx.lang
         return _choices([(building_name(game.board[a.slot], lang), str(a.slot)) for a in burns], current)
 
     @play.command(name="undo", description="Take back your last move, while nobody has acted after it")
     async def undo(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            service = service_of(interaction)
-            rec = await service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
-            outcome = await service.undo(rec.id, interaction.user.id)
-            rec = await service.get(rec.id)
-            lang = lang_of(interaction)
-            panel = await build_panel(rec, str(interaction.user.id), lang=lang)
-            warning = outcome.warning_in(lang)  # the table could not be posted: the undo is done all the same
-            said = f"{warning}\n" if warning else ""
-            panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{said}{panel.content}"
-            await show_panel(interaction, panel, edit=True)
+            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            outcome = await ctx.service.undo(rec.id, interaction.user.id)
+            # the warning: the table could not be posted; the undo is done all the same
+            await after_undo(ctx, rec.id, outcome.warning_in(ctx.lang))
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @play.command(name="skip", description="Pass on the optional step at hand (tax, build or dragon)")
     async def skip(self, interaction: discord.Interaction) -> None:
-        await self._do(interaction, lambda rec: Skip())
+        await self._do(context_of(interaction), lambda rec: Skip())
 
 
 async def setup(bot: commands.Bot) -> None:

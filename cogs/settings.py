@@ -16,8 +16,9 @@ from i18n import messages as M
 from i18n.commands import LANGUAGE_NAMES, language_choices
 
 from .checks import LANGUAGES, checked, time_zone
-from .common import UserError, lang_of, quote_typed
-from .views import guarded, service_of
+from .common import UserError, quote_typed
+from .context import context_of
+from .views import guarded
 
 NOTIFY = {
     "channel": "a mention in the game's channel",
@@ -79,8 +80,10 @@ class SettingsCog(commands.Cog):
         timezone: app_commands.Range[str, 1, 64] | None = None,
         clear_quiet_hours: bool = False,
     ) -> None:
+        ctx = context_of(interaction)
+
         async def work():
-            store = service_of(interaction).store
+            store = ctx.store
             current = await store.get_user_settings(interaction.user.id)
             changes: dict = {}
             if how is not None:
@@ -104,9 +107,9 @@ class SettingsCog(commands.Cog):
                 raise UserError(M.UNKNOWN_TIMEZONE, zone=quote_typed(timezone or "")) from None
             if changes:
                 await store.set_user_settings(new)
-            await interaction.response.send_message(notify_text(new, lang_of(interaction)), ephemeral=True)
+            await interaction.response.send_message(notify_text(new, ctx.lang), ephemeral=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
     @settings.command(name="server", description="This server's limits per member (Manage Server)")
     @app_commands.guild_only()
@@ -126,6 +129,8 @@ class SettingsCog(commands.Cog):
         lobby_expiry_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
         language: str | None = None,
     ) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             if interaction.guild_id is None:
                 raise UserError(M.SERVER_SETTINGS_IN_SERVER)
@@ -150,7 +155,7 @@ class SettingsCog(commands.Cog):
             ):
                 if value is not None and not low <= value <= high:  # discord.py does not re-check declared ranges
                     raise UserError(M.SERVER_LIMIT_RANGES)
-            store = service_of(interaction).store
+            store = ctx.store
             current = await store.get_guild_settings(interaction.guild_id)
             try:
                 new: GuildSettings = dataclasses.replace(current, **changes)
@@ -158,7 +163,7 @@ class SettingsCog(commands.Cog):
                 raise UserError(M.SERVER_LIMIT_RANGES) from None
             if changes:
                 await store.set_guild_settings(new)
-            lang = lang_of(interaction)
+            lang = ctx.lang
             table_language = LANGUAGE_NAMES.get(new.language or "", "")
             text = translate(
                 lang,
@@ -173,7 +178,7 @@ class SettingsCog(commands.Cog):
                 text += "\n" + translate(lang, SERVER_LANGUAGE_DEFAULT)
             await interaction.response.send_message(text, ephemeral=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -30,9 +30,7 @@ from .common import (
     direction_word,
     effect_words,
     game_domino_words,
-    lang_of,
     points_words,
-    service_of,
     square_words,
     their_turn,
 )
@@ -58,23 +56,18 @@ async def answer_error(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def guarded(interaction: discord.Interaction, work) -> None:
+async def guarded(ctx: Context, work) -> None:
     """Run a handler: refusals are answered privately, surprises logged and answered with an apology. When even
     the answer fails, that is logged and a short apology is tried, so nobody is left on "thinking…"."""
+    interaction, lang = ctx.interaction, ctx.lang
     try:
         await work
-        await _private_notes(interaction)
+        await _private_notes(ctx)
     except NoGameHere as error:
-        text = error.text(lang_of(interaction))
+        text = error.text(lang)
         try:
             text = (
-                await elsewhere(
-                    service_of(interaction),
-                    interaction.user.id,
-                    interaction.guild_id,
-                    interaction.channel_id,
-                    lang_of(interaction),
-                )
+                await elsewhere(ctx.service, interaction.user.id, interaction.guild_id, interaction.channel_id, lang)
                 or text
             )
         except Exception:
@@ -83,24 +76,24 @@ async def guarded(interaction: discord.Interaction, work) -> None:
             await answer_error(interaction, text)
     except UserError as error:
         try:
-            await answer_error(interaction, error.text(lang_of(interaction)))
+            await answer_error(interaction, error.text(lang))
         except discord.HTTPException:
             log.exception("Interaction %s: the refusal could not be sent", interaction.id)
             with contextlib.suppress(discord.HTTPException):
-                await answer_error(interaction, translate(lang_of(interaction), SORRY))
+                await answer_error(interaction, translate(lang, SORRY))
     except Exception:
         log.exception("Interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
-            await answer_error(interaction, translate(lang_of(interaction), SORRY))
+            await answer_error(interaction, translate(lang, SORRY))
 
 
-async def _private_notes(interaction: discord.Interaction) -> None:
+async def _private_notes(ctx: Context) -> None:
     """What the bot has to tell this person only (their direct messages are closed to it), once, after the answer to
     their interaction: never in the channel."""
-    notifier = getattr(getattr(interaction.client, "service", None), "notifier", None)
-    if notifier is None or not interaction.response.is_done():
+    interaction = ctx.interaction
+    if not interaction.response.is_done():
         return
-    note = notifier.private_note(interaction.user.id, lang_of(interaction))
+    note = ctx.service.notifier.private_note(interaction.user.id, ctx.lang)
     if note is not None:
         try:
             await interaction.followup.send(note, ephemeral=True)
@@ -145,7 +138,7 @@ async def answer_dropped_click(interaction: discord.Interaction, items) -> bool:
     log.info("Interaction %s: %s is no longer on its message; answered as out of date", interaction.id, custom_id)
     text = M.TABLE_OUT_OF_DATE if factory in (TurnButton, LookButton) else STALE
     try:
-        await answer_error(interaction, translate(lang_of(interaction), text))
+        await answer_error(interaction, translate(context_of(interaction).lang, text))
     except discord.HTTPException:
         log.exception("Interaction %s: the out-of-date answer could not be sent", interaction.id)
     return True
@@ -713,9 +706,8 @@ async def after_action(
         service.offer_undo(gid, withdraw)
 
 
-async def do_action(interaction: discord.Interaction, gid: int, ver: int, action, *, through: bool = False) -> None:
-    await interaction.response.defer()
-    ctx = context_of(interaction)
+async def do_action(ctx: Context, gid: int, ver: int, action, *, through: bool = False) -> None:
+    await ctx.interaction.response.defer()
     result = await ctx.service.play(gid, ctx.user_id, action, expected_version=ver, through_optional=through)
     mine = [said(ctx.lang) for who, said in result.automatic if who == ctx.player]
     await after_action(
@@ -736,7 +728,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:do:(
         return cls(int(match["gid"]), int(match["ver"]), parse_action(match["act"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, do_action(interaction, self.gid, self.ver, self.action))
+        ctx = context_of(interaction)
+        await guarded(ctx, do_action(ctx, self.gid, self.ver, self.action))
 
 
 class ThroughButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:go:(?P<gid>\d+):(?P<ver>\d+):(?P<act>.+)"):
@@ -751,7 +744,8 @@ class ThroughButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:go:
         return cls(int(match["gid"]), int(match["ver"]), parse_action(match["act"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, do_action(interaction, self.gid, self.ver, self.action, through=True))
+        ctx = context_of(interaction)
+        await guarded(ctx, do_action(ctx, self.gid, self.ver, self.action, through=True))
 
 
 class DirectionButton(
@@ -770,13 +764,15 @@ class DirectionButton(
         return cls(int(match["gid"]), int(match["ver"]), parse_action(match["act"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await preview_panel(rec, str(interaction.user.id), self.action, lang=lang_of(interaction))
+            rec = await ctx.service.at_version(self.gid, self.ver)
+            panel = await preview_panel(rec, ctx.player, self.action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class ConfirmThenButton(
@@ -797,15 +793,15 @@ class ConfirmThenButton(
         return cls(int(match["gid"]), int(match["ver"]), place, then)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, place_then(interaction, self.gid, self.ver, self.place, self.then))
+        ctx = context_of(interaction)
+        await guarded(ctx, place_then(ctx, self.gid, self.ver, self.place, self.then))
 
 
-async def place_then(interaction: discord.Interaction, gid: int, ver: int, place: Place, then) -> None:
+async def place_then(ctx: Context, gid: int, ver: int, place: Place, then) -> None:
     """The placement, then `then` (a claim, or a skip of the optional steps left) while it is still this turn's
     step of the player: a last free domino their king took at once is not claimed twice."""
+    interaction, service, player, lang = ctx.interaction, ctx.service, ctx.player, ctx.lang
     await interaction.response.defer()
-    ctx = context_of(interaction)
-    service, player, lang = ctx.service, ctx.player, ctx.lang
     key = turn_key((await service.at_version(gid, ver)).game)  # type: ignore[arg-type]
     outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
@@ -846,6 +842,8 @@ class SpotSelect(
         self.gid, self.ver = gid, ver
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
@@ -855,11 +853,11 @@ class SpotSelect(
                 action = None
             if not isinstance(action, Place):
                 raise UserError(M.PICK_SPOT_LIST)
-            rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await preview_panel(rec, str(interaction.user.id), action, lang=lang_of(interaction))
+            rec = await ctx.service.at_version(self.gid, self.ver)
+            panel = await preview_panel(rec, ctx.player, action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 def _list(custom_id: str, options, placeholder: str) -> discord.ui.Select:
@@ -887,6 +885,8 @@ class CellSelect(
         self.gid, self.ver = gid, ver
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
@@ -894,15 +894,15 @@ class CellSelect(
                 r, c = (int(x) for x in str(values[0]).split(","))
             except (IndexError, ValueError):
                 raise UserError(M.PICK_CELL_LIST) from None
-            await open_cell(interaction, self.gid, self.ver, (r, c))
+            await open_cell(ctx, self.gid, self.ver, (r, c))
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
-async def open_cell(interaction: discord.Interaction, gid: int, ver: int, cell: tuple[int, int]) -> None:
-    rec = await service_of(interaction).at_version(gid, ver)
-    panel = await build_panel(rec, str(interaction.user.id), cell=cell, lang=lang_of(interaction))
-    await show_panel(interaction, panel, edit=True)
+async def open_cell(ctx: Context, gid: int, ver: int, cell: tuple[int, int]) -> None:
+    rec = await ctx.service.at_version(gid, ver)
+    panel = await build_panel(rec, ctx.player, cell=cell, lang=ctx.lang)
+    await show_panel(ctx.interaction, panel, edit=True)
 
 
 class CellBackButton(
@@ -917,11 +917,13 @@ class CellBackButton(
         return cls(int(match["gid"]), int(match["ver"]), int(match["r"]), int(match["c"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            await open_cell(interaction, self.gid, self.ver, self.cell)
+            await open_cell(ctx, self.gid, self.ver, self.cell)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:bsel:(?P<gid>\d+):(?P<ver>\d+)"):
@@ -930,16 +932,18 @@ class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], templat
         self.gid, self.ver = gid, ver
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
             values = (interaction.data or {}).get("values") or []
             if len(values) != 1 or not str(values[0]).isdigit():
                 raise UserError(M.PICK_BUILDING_LIST)
-            rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await build_site_panel(rec, str(interaction.user.id), int(values[0]), lang=lang_of(interaction))
+            rec = await ctx.service.at_version(self.gid, self.ver)
+            panel = await build_site_panel(rec, ctx.player, int(values[0]), lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(?P<gid>\d+)"):
@@ -954,12 +958,14 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            outcome = await service_of(interaction).undo(self.gid, interaction.user.id)
-            await after_undo(interaction, self.gid, outcome.warning_in(lang_of(interaction)))
+            outcome = await ctx.service.undo(self.gid, interaction.user.id)
+            await after_undo(ctx, self.gid, outcome.warning_in(ctx.lang))
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
@@ -974,23 +980,25 @@ class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:play
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            if not service_of(interaction).end_wait(self.gid):  # they already play: only the controls go
+            if not ctx.service.end_wait(self.gid):  # they already play: only the controls go
                 await interaction.edit_original_response(view=discord.ui.View(timeout=None))
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
-async def after_undo(interaction: discord.Interaction, gid: int, warning: str | None = None) -> None:
+async def after_undo(ctx: Context, gid: int, warning: str | None = None) -> None:
     """After an undo: the panel of the decision the person is back at (with the warning when the table could not
     be posted: the undo is done all the same)."""
-    rec = await service_of(interaction).get(gid)
-    lang = lang_of(interaction)
-    panel = await build_panel(rec, str(interaction.user.id), lang=lang)
+    ctx.rec = rec = await ctx.service.get(gid)
+    lang = ctx.lang
+    panel = await build_panel(rec, ctx.player, lang=lang)
     said = f"{warning}\n" if warning else ""
     panel.content = f"↩️ {translate(lang, M.TAKEN_BACK)}\n{said}{panel.content}"
-    await show_panel(interaction, panel, edit=True)
+    await show_panel(ctx.interaction, panel, edit=True)
 
 
 class DragonSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:drg:(?P<gid>\d+):(?P<ver>\d+)"):
@@ -999,12 +1007,13 @@ class DragonSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], templa
         self.gid, self.ver = gid, ver
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
         values = (interaction.data or {}).get("values") or []
         if len(values) != 1 or not str(values[0]).isdigit():
-            await guarded(interaction, _refuse(M.PICK_BURN_LIST))
+            await guarded(ctx, _refuse(M.PICK_BURN_LIST))
             return
         action = BribeDragon(int(values[0]))
-        await guarded(interaction, do_action(interaction, self.gid, self.ver, action, through=True))
+        await guarded(ctx, do_action(ctx, self.gid, self.ver, action, through=True))
 
 
 async def _refuse(text: str) -> None:
@@ -1021,13 +1030,15 @@ class OpenPanelButton(
         self.gid, self.ver = gid, ver
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            rec = await service_of(interaction).at_version(self.gid, self.ver)
-            panel = await build_panel(rec, str(interaction.user.id), lang=lang_of(interaction))
+            rec = await ctx.service.at_version(self.gid, self.ver)
+            panel = await build_panel(rec, ctx.player, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(?P<gid>\d+):(?P<key>\d+)"):
@@ -1042,9 +1053,11 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
         return cls(int(match["gid"]), int(match["key"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await service_of(interaction).get(self.gid)
+            rec = await ctx.service.get(self.gid)
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None:
                 raise UserError(M.GAME_OVER_BUTTONS)
@@ -1052,12 +1065,12 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
             # recorded table is still this message, and it keeps working.)
             if turn_key(game) != self.key and interaction.message and interaction.message.id != rec.table_message_id:
                 raise UserError(M.TABLE_OUT_OF_DATE)
-            player = str(interaction.user.id)
+            player = ctx.player
             if rec.seat_of(player) is None:
                 raise UserError(M.NOT_PLAYING)
-            await show_panel(interaction, await build_panel(rec, player, lang=lang_of(interaction)), edit=False)
+            await show_panel(interaction, await build_panel(rec, player, lang=ctx.lang), edit=False)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(?P<gid>\d+):(?P<what>[a-z]+)"):
@@ -1072,13 +1085,15 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         return cls(int(match["gid"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             with look_place(interaction, self.what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                rec = await service_of(interaction).get(self.gid)
-                await send_look(interaction, rec, self.what, viewer=interaction.user.id)
+                rec = await ctx.service.get(self.gid)
+                await send_look(ctx, rec, self.what, viewer=interaction.user.id)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:hist:(?P<gid>\d+):(?P<page>\d+)"):
@@ -1093,12 +1108,14 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
         return cls(int(match["gid"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+
         async def work():
             await interaction.response.defer()
-            rec = await service_of(interaction).get(self.gid)
-            await send_look(interaction, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
+            rec = await ctx.service.get(self.gid)
+            await send_look(ctx, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
 
-        await guarded(interaction, work())
+        await guarded(ctx, work())
 
 
 DYNAMIC_ITEMS = (

@@ -6,6 +6,8 @@
 - no cog (nor the web board) writes a game to the store but through the commit path: the store's writing methods
   that change a game are called in `cogs/commit.py` only;
 - the seams are typed: `service_of()` returns a `GameService`, the service's store is a `GameStore`;
+- a click's or a command's `Context` is built once, where it enters (a control's callback, a slash command, an
+  autocomplete), and handed down: no helper calls `service_of`/`lang_of`/`context_of` on an interaction;
 - (the sizes: no class in `cogs/` over 400 lines, no function over 80, are checked by tests/test_code_shape.py).
 """
 
@@ -147,6 +149,103 @@ def test_the_seams_are_typed():
     assert typing.get_type_hints(context.Context)["service"] is GameService
     assert typing.get_type_hints(GameService.__init__)["store"] is GameStore
     assert typing.get_type_hints(commit.Commits.__init__)["store"] is GameStore
+
+
+# -- the context of a click, built once where it enters -------------------------------------------------------------
+# Where a click or a command enters the bot: discord.py calls these with the interaction. Each builds the interaction's
+# `Context` once (`context_of`) and hands it down; everything below reads the service and the languages from it.
+ENTRY_METHODS = {"callback", "on_submit", "on_error", "interaction_check"}  # of a DynamicItem, a View, a Modal
+ENTRY_DECORATORS = {"command", "autocomplete", "context_menu"}  # app_commands: @x.command(...), @cmd.autocomplete(...)
+ENTRY_FUNCTIONS = {"answer_dropped_click"}  # bot.py's on_interaction hook, for clicks discord.py would drop
+CONTEXT_BUILDERS = {"service_of", "lang_of", "context_of", "Context"}
+CONTEXT_HOME = {"common.py", "context.py"}  # where service_of and lang_of are defined, and context_of uses them
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+
+def is_entry(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return (
+        function.name in ENTRY_METHODS
+        or function.name in ENTRY_FUNCTIONS
+        or any(_decorator_name(d) in ENTRY_DECORATORS for d in function.decorator_list)
+    )
+
+
+def context_offences(source: str) -> list[str]:
+    """`service_of(...)`, `lang_of(...)` or `Context(...)` called outside `CONTEXT_HOME`'s modules (checked by the
+    caller), or `context_of(...)` called outside an entry point: 'line N: name in function'."""
+    offences: list[str] = []
+
+    def visit(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDef | None, entry: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                # a closure of an entry point (its `work()`) is the entry's own code
+                visit(child, child, entry if function is not None and entry else is_entry(child))
+                continue
+            if isinstance(child, ast.Call) and (name := _decorator_name(child)) in CONTEXT_BUILDERS:
+                where = function.name if function else "<module>"
+                if name != "context_of" or not entry:
+                    offences.append(f"line {child.lineno}: {name} in {where}")
+            visit(child, function, entry)
+
+    visit(ast.parse(source), None, False)
+    return offences
+
+
+def built_twice(source: str) -> list[str]:
+    """Entry points that call `context_of` more than once."""
+    return [
+        f"line {f.lineno}: {f.name}"
+        for f in ast.walk(ast.parse(source))
+        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+        and is_entry(f)
+        and sum(isinstance(c, ast.Call) and _decorator_name(c) == "context_of" for c in ast.walk(f)) > 1
+    ]
+
+
+def test_the_scan_finds_a_context_rebuilt_below_an_entry():
+    source = """
+class Button:
+    async def callback(self, interaction):
+        ctx = context_of(interaction)
+        async def work():
+            await helper(ctx)
+        await guarded(ctx, work())
+    @app_commands.command(name="x")
+    async def x(self, interaction):
+        await helper(context_of(interaction))
+
+async def helper(interaction):
+    lang = lang_of(interaction)
+    return common.service_of(interaction), context_of(interaction), Context(interaction, None, lang)
+"""
+    assert context_offences(source) == [
+        "line 13: lang_of in helper",
+        "line 14: service_of in helper",
+        "line 14: context_of in helper",
+        "line 14: Context in helper",
+    ]
+    assert built_twice("async def callback(self, i):\n    a = context_of(i)\n    b = context_of(i)\n") == [
+        "line 1: callback"
+    ]
+
+
+def test_every_click_and_command_builds_its_context_once_where_it_enters():
+    """Issue 28: no helper rebuilds a click's context (`service_of`, `lang_of`, `context_of` of an interaction):
+    the entry point (a control's callback, a slash command, an autocomplete) builds it once and passes it down."""
+    root = COGS.parent
+    sources = [*COGS.glob("*.py"), root / "bot.py"]
+    found = {
+        str(path.relative_to(root)): offences
+        for path in sorted(sources)
+        if (offences := context_offences(path.read_text())) and path.name not in CONTEXT_HOME
+    }
+    assert not found, found
+    twice = {str(p.relative_to(root)): t for p in sorted(sources) if (t := built_twice(p.read_text()))}
+    assert not twice, twice
 
 
 # -- a whole game without Discord ---------------------------------------------------------------------------------
