@@ -180,9 +180,7 @@ async def _scenario(fake, store, first, second, n_channel, s_channel) -> list[st
         reply = await fake.select(player, panel, select["custom_id"], [select["options"][0]["value"]])
     now = datetime.now(UTC)
     await store.set_turn_timer(rec.id, TurnTimer(None, now - timedelta(minutes=1)), expected_version=rec.version)
-    await fake.wait_until(
-        lambda: "time ran out" in latest_table(fake, n_channel).content, what="the deadline played"
-    )
+    await fake.wait_until(lambda: "time ran out" in latest_table(fake, n_channel).content, what="the deadline played")
     [refusal] = await reply.wait_followups(1)
     assert STALE_WORDS in refusal.content and refusal.ephemeral, refusal.content
     after = await _active(store, n_channel)

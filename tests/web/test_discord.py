@@ -56,9 +56,7 @@ async def test_a_move_made_on_the_board_is_a_discord_move(fake, bot, open_page):
     await page.tap(".dom.legal")
     # The same move as from Discord: in the game's log under the person's id, and the table posted in the channel
     # when the turn passes to the other player.
-    await fake.wait_until(
-        lambda: len([m for m in fake.messages_in("kingdomino") if m.attachments]) > tables
-    )
+    await fake.wait_until(lambda: len([m for m in fake.messages_in("kingdomino") if m.attachments]) > tables)
     actions = await bot.store.get_actions(rec.id)
     assert actions[0].user_id == user.id and actions[0].action == {"type": "claim", "domino": claimed}
     assert "chose domino" in latest_table(fake, "kingdomino").content
