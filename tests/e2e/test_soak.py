@@ -8,10 +8,11 @@ At the end, with the faults off and the tables repaired, every game is checked a
 
 - the state in the database is exactly the replay of its action log from its seed;
 - no action was applied twice: the log's sequence has no gaps or repeats and nothing in it is undone, no step of
-  the game appears twice in a row, every person's action comes from a click of theirs carrying the version it was
-  applied at (each saved action is one version, so the log tells each action's version; a click applies at most
-  one action plus the skips of the optional steps before it, within its turn), every computer action is the one
-  its computer player chooses at that point, and every action by nobody's click is a forced last claim;
+  the game appears twice in a row, every person's action is one of the moves a click of theirs asks for, in order
+  from the version its control carries (each saved action is one version, so the log tells each action's version; a
+  click asks for one action, the skips of the optional steps of its turn before it, and for confirm-and-go-on a
+  placement first: `click_moves`), every computer action is the one its computer player chooses at that point, and
+  every action by nobody's click is a forced last claim;
 - every game in play has its latest table in the channel: the store's table version is the game's version, and that
   message (the latest table in the channel) names the player to act;
 - every finished game showed its final table; the only games cancelled are lobbies the bot closed because it could
@@ -36,7 +37,19 @@ from dataclasses import dataclass, field
 import pytest
 
 from db.models import GameStatus
-from engine import Game, GameConfig, IllegalAction, Skip, action_from_dict, parse_action
+from engine import (
+    Action,
+    BribeDragon,
+    Build,
+    Claim,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Skip,
+    Tax,
+    action_from_dict,
+    parse_action,
+)
 from engine.ai import make_agent
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.drivers import ClientRefused, Reply
@@ -411,21 +424,81 @@ class Soak:
 
 
 # -- checks ---------------------------------------------------------------------------------------------------------
-def clicks_by_version(fake: FakeDiscord, game_id: int) -> dict[tuple[int, int], list[tuple[str, str | None]]]:
-    """The clicks that apply moves in game `game_id`: (user id, version) -> [(kind, action text or value)]."""
-    out: dict[tuple[int, int], list[tuple[str, str | None]]] = {}
+OPTIONAL_STEPS = ("tax", "build", "dragon")
+STEP_OF = {Tax: "tax", Build: "build", BribeDragon: "dragon"}
+
+
+@dataclass(frozen=True)
+class Click:
+    """A control that applies moves, as a person used it: kd:do (one move), kd:go and kd:drg (through the optional
+    steps), kd:pc (a placement, then `then` through the optional steps)."""
+
+    kind: str
+    action: Action
+    then: Action | None = None
+
+
+def clicks_by_version(fake: FakeDiscord, game_id: int) -> dict[tuple[int, int], list[Click]]:
+    """Every click meant to apply moves in game `game_id` (also those that never reached the bot, or were refused):
+    (user id, the version its control carries) -> its clicks."""
+    out: dict[tuple[int, int], list[Click]] = {}
     for it in fake.interactions.values():
         match = ACTION_CLICK.match(str((it.data or {}).get("custom_id", "")))
         if not match or int(match[2]) != game_id:
             continue
-        text = match[4]
-        if match[1] == "pc":  # confirm a placement and go on: "place E4 right:claim K12" (or ":skip")
-            text = text.replace(":", " then ", 1)
-        if match[1] == "drg":
+        kind, text = match[1], match[4] or ""
+        if kind == "drg":  # a list: the building to burn is its value
             values = it.data.get("values") or []
-            text = f"dragon {values[0]}" if values else None
-        out.setdefault((it.user.id, int(match[3])), []).append((match[1], text))
+            if len(values) != 1:
+                continue
+            click = Click(kind, parse_action(f"dragon {values[0]}"))
+        elif kind == "pc":  # "place E4 right:claim K12" (or ":skip")
+            place, then = text.split(":", 1)
+            click = Click(kind, parse_action(place), parse_action(then))
+        else:
+            click = Click(kind, parse_action(text))
+        out.setdefault((it.user.id, int(match[3])), []).append(click)
     return out
+
+
+def _turn(game: Game) -> tuple[int, int, int]:
+    return game.deal, game.round, game.turn
+
+
+def through(game: Game, player: str, action: Action) -> list[Action]:
+    """What a move through the optional steps applies, as UX.md tells it: the skips of the player's optional steps
+    of this turn that come before the step of `action`, then `action`; Done (a skip) skips every one left."""
+    trial, skips, until = game.clone(), [], STEP_OF.get(type(action))
+    while (d := trial.decision()) is not None and d.player == player and d.kind in OPTIONAL_STEPS:
+        if d.kind == until or _turn(trial) != _turn(game):
+            break
+        try:
+            trial.apply(Skip(), by=player)
+        except IllegalAction:
+            break
+        skips.append(Skip())
+    if isinstance(action, Skip):
+        return skips or [action]
+    return [*skips, action]
+
+
+def click_moves(game: Game, player: str, click: Click) -> list[str]:
+    """The moves a click applies, in order, from the version its control carries (`game`, that version's state): the
+    bot saves them one after the other, at consecutive versions, and may stop early (a refusal), never go on later."""
+    if click.kind == "do":
+        return [click.action.text]
+    if click.kind != "pc":
+        return [a.text for a in through(game, player, click.action)]
+    trial = game.clone()
+    try:
+        trial.apply(click.action, by=player)
+    except IllegalAction:
+        return [click.action.text]
+    d = trial.decision()
+    wanted = ("claim", *OPTIONAL_STEPS) if isinstance(click.then, Claim) else OPTIONAL_STEPS
+    if d is None or d.player != player or d.kind not in wanted or _turn(trial) != _turn(game):
+        return [click.action.text]  # the second move is made only while it is still this turn's step of theirs
+    return [click.action.text, *(a.text for a in through(trial, player, click.then))]  # type: ignore[arg-type]
 
 
 async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[str]]:
@@ -447,11 +520,9 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
     start_version = rec.version - len(records)  # each saved move is one action and one version
     clicks = clicks_by_version(fake, game_id)
     seats = {s.player_id: s for s in rec.seats}
-    # The moves a person's clicks asked for, while the skips before them are being applied (a click through the
-    # optional steps; the second move of a confirm-and-go-on, kd:pc); several when two panels of theirs were clicked
-    # at once (one of them is refused as out of date).
-    runs: set[str] = set()
-    run_turn: tuple | None = None  # ... within the turn they were clicked in
+    # The moves still to come of the clicks the action before was one of (several: a double click, or two panels
+    # of theirs clicked at the same version, of which one was refused): a click's moves follow one another.
+    going: list[list[str]] = []
     previous = None
     for i, entry in enumerate(records):
         version = start_version + i  # the version the action was applied at
@@ -462,9 +533,8 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
             problems.append(f"{where}: action {entry.seq} ({action.text} by {entry.player_id}) repeats the step before")
         previous = (step, action)
         seat = seats.get(entry.player_id or "")
-        turn = (entry.player_id, game.deal, game.round, game.turn)
         if seat is None or seat.is_computer or entry.user_id is None:
-            runs = set()  # a click's skips come right after it, before anyone else acts
+            going = []
         if seat is None:
             problems.append(f"{where}: action {entry.seq} by {entry.player_id}, who has no seat")
         elif seat.is_computer:
@@ -482,47 +552,19 @@ async def check_game(fake: FakeDiscord, store, game_id: int) -> tuple[int, list[
             if not (action.text.startswith("claim") and len(claims) == 1):
                 problems.append(f"{where}: action {entry.seq} ({action.text}) by nobody's click is not a forced claim")
         else:
-            asked = clicks.get((entry.user_id, version))
-            in_run = (
-                bool(runs)
-                and turn == run_turn
-                and d is not None
-                and (action.text in runs or (isinstance(action, Skip) and d.kind in ("tax", "build", "dragon")))
-            )
-            matched = False
-            if asked:  # a click of theirs carried this version: it may start here
-                # confirm-and-go-on (kd:pc): the placement now, then its `then` (a claim, or a skip of the optional
-                # steps) after the skips of the optional steps before it, within the turn
-                then = {parse_action(t.split(" then ")[0]).text: t.split(" then ")[1] for k, t in asked if k == "pc"}
-                asked = [(k, t.split(" then ")[0] if k == "pc" else t) for k, t in asked]
-                wanted = [(kind, parse_action(text).text) for kind, text in asked if text]
-                through = [text for k, text in wanted if k not in ("do", "pc")]
-                kept = runs if in_run and isinstance(action, Skip) else set()
-                if any(text == action.text for _, text in wanted):
-                    # Done (a skip through the optional steps) goes on skipping; any other move is one action.
-                    matched, run_turn = True, turn
-                    runs = kept | ({action.text} if isinstance(action, Skip) and action.text in through else set())
-                    if action.text in then:
-                        runs.add(parse_action(then[action.text]).text)
-                elif isinstance(action, Skip) and through:
-                    # the skips of the optional steps before the step asked for
-                    matched, runs, run_turn = True, kept | set(through), turn
-            if matched:
-                pass
-            elif in_run:  # the clicks at this version (if any) were refused: the run of an earlier click goes on
-                if action.text in runs and not isinstance(action, Skip):
-                    runs = set()
-            elif asked:
-                runs = set()
-                problems.append(
-                    f"{where}: action {entry.seq} ({action.text}) at version {version} is not what the clicks at "
-                    f"that version asked for: {asked}"
+            started = [click_moves(game, entry.player_id, c) for c in clicks.get((entry.user_id, version), [])]
+            explained = [moves[1:] for moves in going + started if moves and moves[0] == action.text]
+            if not explained:
+                asked = (
+                    f"the clicks at that version ask for {started}" if started else "no click of theirs asked for it"
                 )
-            else:
+                rest = [moves[0] for moves in going if moves]
+                before = f"; the clicks before it go on with {rest}" if rest else ""
                 problems.append(
-                    f"{where}: action {entry.seq} ({action.text} by user {entry.user_id}) at version {version}: no "
-                    "click of theirs asked for it (applied twice?)"
+                    f"{where}: action {entry.seq} ({action.text} by user {entry.user_id}) at version {version}: "
+                    f"{asked}{before} (applied twice, or at a state no click asked for?)"
                 )
+            going = explained
         try:
             game.apply(action, by=entry.player_id)
         except IllegalAction as error:
