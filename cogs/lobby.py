@@ -410,8 +410,8 @@ async def start_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
     return None
 
 
+# The lobby's buttons (and commands) by the name in their custom id.
 BUTTONS: dict[str, Operation] = {"join": join_table, "leave": leave_table, "start": start_table, "cancel": cancel_table}
-"""The lobby's buttons (and commands) by the name in their custom id."""
 
 
 async def cancel_unreadable(ctx: Context) -> bool:
