@@ -27,7 +27,7 @@ from i18n import messages as M
 from i18n.commands import DISCORD_LOCALES
 from web import auth
 
-from .common import UserError
+from .common import OfGame, UserError
 from .context import Context, context_of
 from .controls import board_button
 from .views import guarded
@@ -103,16 +103,12 @@ async def open_board(ctx: Context, gid: int | None = None) -> None:
     await interaction.response.send_message(translate(lang, M.BOARD_LINK, minutes=minutes), view=view, ephemeral=True)
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board:(?P<gid>\d+)"):
+class BoardButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:board:(?P<gid>\d+)"):
     """On the table: the live board of this game (inside Discord, or a personal link)."""
 
     def __init__(self, gid: int, *, label: str = "Open the board") -> None:
         super().__init__(board_button(gid, label=label))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)

@@ -36,6 +36,14 @@ NEEDED_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Mes
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
 
+class OfGame:
+    """A control whose custom id names only its game (`gid`): discord.py finds it again from that id on each click."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+
 class UserError(Exception):
     """A refusal to show the player privately: what is wrong and what would be right. Nothing has changed.
 

@@ -26,6 +26,7 @@ from .common import (
     GAME_NAMES,
     NEEDED_PERMISSIONS,
     THREAD_TYPES,
+    OfGame,
     UserError,
     config_refusal,
     game_name,
@@ -188,7 +189,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby
         await guarded(ctx, lobby_action(ctx, self.gid, operation))
 
 
-class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
+class ComputerSelect(OfGame, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
     def __init__(self, gid: int, *, lang: str = "en") -> None:
         options = [
             discord.SelectOption(
@@ -200,10 +201,6 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         super().__init__(discord.ui.Select(custom_id=f"kd:cpu:{gid}", options=options, placeholder=placeholder))
         self.gid = gid
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
-
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)
         values = (interaction.data or {}).get("values") or []
@@ -213,7 +210,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cp
         await guarded(ctx, lobby_action(ctx, self.gid, computer_seat(values[0])))
 
 
-class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
+class SwapSelect(OfGame, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(?P<gid>\d+)"):
     """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
 
     def __init__(self, gid: int, seats=(), *, lang: str = "en") -> None:
@@ -231,10 +228,6 @@ class SwapSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kd:swap:(
             )
         )
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)
@@ -490,14 +483,10 @@ def check_table(kind: str, size: int, variants: list[str], *, teams: bool) -> No
         ) from None
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
+class RematchButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
     def __init__(self, gid: int, *, label: str = "Rematch") -> None:
         super().__init__(rematch_button(gid, label=label))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)

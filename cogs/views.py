@@ -22,6 +22,7 @@ from render.panels import render_confirm, stack_pictures
 
 from . import pictures
 from .common import (
+    OfGame,
     UserError,
     building_name,
     building_words,
@@ -946,16 +947,12 @@ class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], templat
         await guarded(ctx, work())
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(?P<gid>\d+)"):
+class UndoButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(?P<gid>\d+)"):
     """Takes back the person's last action, while nobody acted after it."""
 
     def __init__(self, gid: int, *, label: str = "Undo my last move") -> None:
         super().__init__(discord.ui.Button(label=label, emoji="↩️", custom_id=f"kd:undo:{gid}"))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)
@@ -968,16 +965,12 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:undo:(
         await guarded(ctx, work())
 
 
-class PlayOnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
+class PlayOnButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:playon:(?P<gid>\d+)"):
     """While the computer players wait for a possible undo: let them play now."""
 
     def __init__(self, gid: int, *, label: str = "Computers, play now") -> None:
         super().__init__(discord.ui.Button(label=label, emoji="▶️", custom_id=f"kd:playon:{gid}"))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ctx = context_of(interaction)
