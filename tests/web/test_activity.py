@@ -7,7 +7,6 @@ bodies checked against Discord's OpenAPI description."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import random
 from collections.abc import AsyncIterator, Callable
@@ -31,15 +30,11 @@ SHOTS = os.environ.get("KD_SHOTS")  # a directory: the screenshots are kept ther
 
 
 @pytest.fixture
-def bot_settings(tmp_path: Path, database_url: str | None, fake) -> Settings:
-    """The bot with its board, the Activity's sign-in (the fake's client secret) and a public address for links."""
-    return Settings(
-        token="fake-token",
-        database_path=tmp_path / "test.sqlite3",
-        dev_guild_id=None,
-        log_level=logging.INFO,
-        database_url=database_url,
-        web_port=0,
+def bot_settings(bot_settings: Settings, fake) -> Settings:
+    """The board's bot (tests/web/conftest.py) with the Activity's sign-in (the fake's client secret) and a public
+    address for links."""
+    return dataclasses.replace(
+        bot_settings,
         activity="auto",
         public_url="https://board.example.org/",
         discord_client_secret=fake.activities.client_secret,
