@@ -82,9 +82,9 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
     return view
 
 
-async def refresh_lobby(interaction: discord.Interaction, rec: GameRecord, message_id: int | None = None) -> None:
+async def refresh_lobby(ctx: Context, rec: GameRecord, message_id: int | None = None) -> None:
     """Show the lobby's new state on its message (by default the game's recorded message)."""
-    channel = interaction.client.get_partial_messageable(rec.channel_id)
+    channel = ctx.interaction.client.get_partial_messageable(rec.channel_id)
     message_id = message_id or rec.table_message_id
     if message_id is None:
         return
@@ -106,9 +106,10 @@ def missing_permissions(ctx: Context) -> list[str]:
     return [translate(lang, M.PERMISSIONS[attr]) for attr in needed if not getattr(perms, attr)]
 
 
-def may_manage(interaction: discord.Interaction, rec: GameRecord) -> bool:
-    perms = getattr(interaction, "permissions", None)
-    return interaction.user.id == rec.host_user_id or bool(perms and perms.manage_channels)
+def may_manage(ctx: Context, rec: GameRecord) -> bool:
+    """The host, or a member who may manage the channel."""
+    perms = getattr(ctx.interaction, "permissions", None)
+    return ctx.user_id == rec.host_user_id or bool(perms and perms.manage_channels)
 
 
 async def open_lobby(
@@ -275,7 +276,7 @@ async def lobby_action(ctx: Context, gid: int, operation: Operation, *, deferred
             raise UserError(STALE) from None
     if answer is not None:
         rec, text = answer
-        await refresh_lobby(interaction, rec)
+        await refresh_lobby(ctx, rec)
         await interaction.followup.send(text, ephemeral=True)
 
 
@@ -291,14 +292,14 @@ async def cancel_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
     if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
         raise UserError(M.ALREADY_OVER)
     interaction = ctx.interaction
-    if not may_manage(interaction, rec):
+    if not may_manage(ctx, rec):
         raise UserError(M.ONLY_HOST_CANCEL)
     was_lobby = rec.status == GameStatus.LOBBY
     await ctx.service.commits.cancel(rec.id)
     ctx.service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
     rec = await ctx.service.get(rec.id)
     if was_lobby:
-        await refresh_lobby(interaction, rec)
+        await refresh_lobby(ctx, rec)
     await interaction.followup.send(translate(ctx.lang, M.GAME_CANCELLED_PRIVATE), ephemeral=True)
     channel = interaction.client.get_partial_messageable(rec.channel_id)
     lang = game_language(rec)
@@ -335,7 +336,7 @@ async def leave_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
     if not people:  # a table needs a person: the last one to leave closes it
         await commits.cancel(rec.id, rec.version)
         rec = await ctx.service.get(rec.id)
-        await refresh_lobby(ctx.interaction, rec)
+        await refresh_lobby(ctx, rec)
         await ctx.interaction.followup.send(translate(ctx.lang, M.LEFT_CLOSED), ephemeral=True)
         return None
     rec = await commits.leave(rec, ctx.player)
@@ -396,7 +397,7 @@ async def start_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
     check_can_start(rec)
     lobby_message = rec.table_message_id
     result = await ctx.service.start(rec)
-    await refresh_lobby(ctx.interaction, result.record, lobby_message)
+    await refresh_lobby(ctx, result.record, lobby_message)
     await ctx.interaction.followup.send(
         result.warning_in(ctx.lang) or translate(ctx.lang, M.GAME_STARTED), ephemeral=True
     )

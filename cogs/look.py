@@ -50,7 +50,7 @@ class LookCog(commands.Cog):
         interaction = ctx.interaction
 
         async def work():
-            with look_place(interaction, what):  # a refusal answers at once, before the game is read
+            with look_place(ctx, what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 rec = await ctx.service.latest(interaction.channel_id)  # type: ignore[arg-type]
                 await send_look(ctx, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)

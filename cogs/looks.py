@@ -39,10 +39,10 @@ LOOK_PRIORITIES = {
 
 
 @contextlib.contextmanager
-def look_place(interaction: discord.Interaction, what: str) -> Iterator[None]:
+def look_place(ctx: Context, what: str) -> Iterator[None]:
     """Hold the asker's place for this look (take it before reading the game, so that a refusal costs nothing); a
     UserError "busy, try again in a minute" when the member, the server or the bot has too many looks at work."""
-    asker = pictures.Asker(interaction.guild_id, interaction.user.id)
+    asker = pictures.Asker(ctx.interaction.guild_id, ctx.user_id)
     try:
         with pictures.admitted(LOOK_PRIORITIES.get(what), asker):
             yield
@@ -87,7 +87,7 @@ async def send_look(
     message clicked. Its pictures wait behind the games' own and are limited per member and per server: over the
     limit, the look answers that the bot is busy."""
     interaction = ctx.interaction
-    with look_place(interaction, what):
+    with look_place(ctx, what):
         answer = LOOKS.get(what)
         if answer is None:
             raise UserError(M.UNKNOWN_VIEW, view=repr(what))

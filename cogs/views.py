@@ -1081,7 +1081,7 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         ctx = context_of(interaction)
 
         async def work():
-            with look_place(interaction, self.what):  # a refusal answers at once, before the game is read
+            with look_place(ctx, self.what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 rec = await ctx.service.get(self.gid)
                 await send_look(ctx, rec, self.what, viewer=interaction.user.id)
