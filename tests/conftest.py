@@ -174,6 +174,36 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+# The server's guard: a process of its own session that reads a pipe from the test process until it closes, which
+# happens however the test process ends (killed by `timeout` or a signal included), then stops the server and removes
+# its folder. Without it a killed run leaves its servers running for good.
+GUARD = """
+import os, shutil, signal, sys, time
+pid, folder = int(sys.argv[1]), sys.argv[2]
+sys.stdin.buffer.read()
+try:
+    os.kill(pid, signal.SIGINT)
+    for _ in range(300):
+        os.kill(pid, 0)
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+except ProcessLookupError:
+    pass
+shutil.rmtree(folder, ignore_errors=True)
+"""
+
+
+def guard(process: subprocess.Popen[bytes], folder: Path) -> subprocess.Popen[bytes]:
+    """Stop `process` (and remove `folder`) when this test process ends, even killed: see GUARD."""
+    return subprocess.Popen(
+        [sys.executable, "-c", GUARD, str(process.pid), str(folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a signal to the test's process group does not reach it
+    )
+
+
 class PostgresServer:
     """A throwaway PostgreSQL cluster: trust authentication, superuser `postgres`, listening on 127.0.0.1."""
 
@@ -185,6 +215,7 @@ class PostgresServer:
         self.migrated_template: str | None = None
         self.schema_signature: str | None = None
         self.clean_databases: list[str] = []  # migrated test databases emptied after use, for the next test
+        self.guard = guard(process, folder) if process is not None and folder is not None else None
 
     def url(self, database: str) -> str:
         return urlsplit(self.admin_url)._replace(path=f"/{database}").geturl()
@@ -282,6 +313,9 @@ class PostgresServer:
                 self.process.wait()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+        if self.guard is not None:  # nothing left to guard: the guard ends at the pipe's end
+            self.guard.stdin.close()  # type: ignore[union-attr]
+            self.guard.wait()
 
 
 def _unavailable(reason: str) -> None:
