@@ -6,6 +6,7 @@ A seated person sees their own review, a watcher every person's, a computer none
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import random
@@ -84,10 +85,11 @@ async def finish(service, gid: int, seed: int):
         await service.play(gid, seat.user_id, rng.choice(rec.game.legal_actions()), expected_version=rec.version)
 
 
-async def local_table(local, people: int, computers: int) -> tuple[int, list[int]]:
+async def local_table(local, people: int, computers: int, seed: int = 1) -> tuple[int, list[int]]:
     """A local Kingdomino table of `people` persons (each their own browser) and `computers` random computers,
-    started; returns its id and the persons' ids in seat order."""
+    started with a seeded deal; returns its id and the persons' ids in seat order."""
     board = local.board
+    local.service.seeds = random.Random(seed)
     async with aiohttp.ClientSession(base_url=board.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as host:
         body = {"kind": "kingdomino", "players": people + computers, "computers": computers, "level": "random"}
         async with host.post("/api/games", json=body) as r:
@@ -202,16 +204,29 @@ async def test_a_game_in_play_has_no_review_yet(local):
     assert pictures.current().counts["review"] == 0, "nothing started"
 
 
-async def test_a_local_game_starts_its_review_at_its_end_in_the_review_lane(local, monkeypatch):
-    """Like the bot after Discord's final table: the end of a local game starts its review in the review lane (the
-    board need not ask), and the board then reads it from the cache: no search, no drawing again."""
-    monkeypatch.setattr(pictures.current(), "reviews_at_end", True)  # as with picture workers (`make run`)
+@pytest.fixture
+def local_settings(local_settings, request):
+    """The board's settings; `@pytest.mark.parametrize("local_settings", [1], indirect=True)`: picture workers."""
+    return dataclasses.replace(local_settings, picture_workers=getattr(request, "param", 0))
+
+
+@pytest.mark.parametrize("local_settings", [0, 1], indirect=True, ids=["threads", "workers"])
+async def test_a_local_game_starts_its_review_at_its_end_in_the_review_lane(local, local_settings, monkeypatch):
+    """Like the bot after Discord's final table: the end of a local game starts its review in the review lane (its
+    own process when there are picture workers, as `make run` has), with nobody asking; the board then reads it
+    from the cache: no search, no drawing again."""
+    pool = pictures.current()
+    if local_settings.picture_workers:
+        assert pool.workers == 1 and pool.reviews_at_end, "the bot's way: the review lane's own process"
+    else:
+        monkeypatch.setattr(pool, "reviews_at_end", True)  # the tests' threads, as tests/e2e/test_review.py does
     gid, (alice,) = await local_table(local, people=1, computers=1)
     rec = await finish(local.service, gid, seed=2)
     await until(lambda: reviews.review_of(rec, rec.game, compute=False), "the review, with nobody asking")
-    await pictures.current().background_done()  # its pictures, in the game's language, drawn too
-    pool = pictures.current()
-    assert pool.counts["review"] >= 1, "worked out in the review lane"
+    await pool.background_done()  # its pictures, in the game's language, drawn too
+    assert pool.counts["review"] >= 2, "worked out and drawn in the review lane"
+    if local_settings.picture_workers:
+        assert pool.review.pool is not None and pool.stats["in_threads"] == 0, "in the review lane's process"
     done = pool.counts["review"]
     async with http_for(local.board, alice) as a:
         answer = await until(lambda: ready_answer(a, gid), "the board's answer")
@@ -228,7 +243,7 @@ PICTURE_SHOWN = """() => { const i = document.querySelector('#review img.review-
 async def test_the_board_shows_the_review_of_a_finished_game(local, browser, phone):
     """A person opens their finished game: the Review section says it is coming, then shows their costliest
     decisions in words and their picture, scaled to the screen, described for screen readers, with no console
-    error; a watcher's board shows every person's."""
+    error."""
     gid, (alice,) = await local_table(local, people=1, computers=1)
     rec = await finish(local.service, gid, seed=3)
     shots = Path(SCREENS)
@@ -272,6 +287,7 @@ async def test_a_discord_games_review_on_the_board_is_the_channels_and_no_other_
     """Alice and Bob finish a game in Discord: on the board, Alice sees her own review, Carol (watching, no seat)
     both, in the very words the channel's review message says; a session of Alice's other game sees nothing of
     this one, and a seated person gets no other person's picture."""
+    bot.service.seeds = random.Random(3)
     await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
     channel = fake.channel("kingdomino").id
     first = (await bot.store.get_active_game(channel)).id
