@@ -107,9 +107,10 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
     service.computer_delay = getattr(settings, "computer_delay", 0.0)  # time to take a misclick back, as in Discord
     # The pictures as the bot has them: a finished game's kept beside the database, the post-game review worked out
     # in the review lane's own process (nice +15) when there are picture workers (PICTURE_WORKERS, one per core
-    # unless set). Only the review lane works here (the board draws the tables itself): one process a lane is enough.
+    # unless set). Only the review lane works here (the board draws the tables itself): one process a lane is enough,
+    # started when first needed.
     cache_dir = Path(settings.database_path).parent / "pictures" if getattr(settings, "database_path", None) else None
-    pictures.configure(min(getattr(settings, "picture_workers", 0), 1), cache_dir=cache_dir)
+    pictures.configure(min(getattr(settings, "picture_workers", 0), 1), cache_dir=cache_dir, warm=False)
     if settings.ai_workers:
         from engine.ai.pool import AIPool
 
