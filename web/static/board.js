@@ -579,7 +579,7 @@
     }
     box.append(el("p", { class: "tip", text: data.intro }));
     for (const p of data.players) {
-      const part = el("article", { class: "review-player", "data-player": p.player, "aria-labelledby": `review-${p.player}` },
+      const part = el("article", { class: "review-player" + (p.picture ? " with-pic" : ""), "data-player": p.player, "aria-labelledby": `review-${p.player}` },
         el("h3", {}, kingBadge(p.player), el("span", { id: `review-${p.player}`, text: p.name })));
       if (p.lines.length) part.append(el("ol", { class: "review-lines" }, ...p.lines.map((line) => el("li", { text: line }))));
       else part.append(el("p", { text: p.clean }));
