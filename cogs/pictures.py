@@ -618,13 +618,15 @@ class PicturePool:
 _pool = PicturePool()
 
 
-def configure(workers: int, *, cache_dir: Path | None = None) -> PicturePool:
+def configure(workers: int, *, cache_dir: Path | None = None, warm: bool = True) -> PicturePool:
     """Draw in `workers` processes from now on (0: threads), keeping finished games' pictures in `cache_dir`; the
-    bot calls it at start."""
+    bot calls it at start. `warm`: start the workers now (the local board, which draws no table, starts them only
+    when a picture or a review first needs them)."""
     global _pool
     _pool.close()
     _pool = PicturePool(workers, cache_dir=cache_dir)
-    _pool.warm_up()
+    if warm:
+        _pool.warm_up()
     return _pool
 
 

@@ -723,6 +723,17 @@ WEB_ACTIVITY_NO_GAME = N_("There is no game in this channel yet: start one with 
 WEB_NOT_YOURS = N_("This board is not open to you: open it from the game's table in Discord.")
 WEB_LINK_GAME_OVER = N_("This game is over, so its links no longer open it: the final table is in Discord.")
 
+# -- the post-game review on the board (web/review.py; its words and pictures are Discord's: REVIEW_…) ------------
+WEB_REVIEW = N_("Review")  # the heading of the board's section with the post-game review
+WEB_REVIEW_WORKING = N_(
+    "The review is being worked out: a few minutes of thinking, after every game's moves. It shows here when it is "
+    "ready."
+)
+WEB_REVIEW_DRAWING = N_("The review is ready; its pictures are being drawn.")
+WEB_REVIEW_READY = N_("The review of the game is ready.")
+WEB_REVIEW_NOT_YOURS = N_("A player sees their own review only: this one is another player's.")
+WEB_REVIEW_NO_PICTURE = N_("There is no such review picture.")
+
 # -- the engine's events and refusals (engine/game.py, engine/kingdom.py, engine/config.py) -------------------
 # Keyed by the engine's `code`; placeholders are the engine's `params` names (engine/README.md, "Codes for
 # translations"), except: `{n}` is the number a plural turns on (named in the comment), player ids become names,

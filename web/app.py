@@ -33,6 +33,7 @@ from . import activity, auth
 from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
+from .review import BoardReviews, shown_players
 from .strings import page_strings
 from .view import LOG_LINES, game_view, hex_of, recent_events, table_view
 
@@ -137,6 +138,7 @@ class Board:
         self.url = ""
         self.client_id: int | None = None  # the Activity's OAuth2 client (None: the bot's application id)
         self.client_secret: str | None = None  # None: no Activity sign-in
+        self.reviews = BoardReviews(service)  # a finished game's post-game review (web/review.py)
         self.app = self._build()
 
     # -- the application --------------------------------------------------------------------------------------
@@ -159,6 +161,8 @@ class Board:
         app.router.add_post("/api/games/{gid:\\d+}/undo", self.undo)
         app.router.add_post("/api/games/{gid:\\d+}/join", self.join)
         app.router.add_post("/api/games/{gid:\\d+}/start", self.start_lobby)
+        app.router.add_get("/api/games/{gid:\\d+}/review", self.review)
+        app.router.add_get("/api/games/{gid:\\d+}/review/{player:\\d+}.png", self.review_picture)
         app.router.add_get("/join/{token}", self.join_link)
         return app
 
@@ -476,6 +480,40 @@ class Board:
                 lambda done: self._settling.pop(gid, None) if self._settling.get(gid) is done else None
             )
         await asyncio.shield(waiting)
+
+    # -- the post-game review (web/review.py) ---------------------------------------------------------------------
+    async def finished_game(self, request: web.Request) -> tuple[GameRecord, tuple[int, ...], str]:
+        """The finished game of the request, its reader's people in it and language; refused unless the reader may
+        watch the game, and while it is not over."""
+        gid = self.game_id(request)
+        lang = self.lang_of(request)
+        try:
+            rec = (await self.snapshot(gid)).record
+        except UserError as error:
+            raise Refusal(404, error.text(lang)) from None
+        session = self.session(request)
+        if not self.may_watch(session, rec):
+            raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
+        if rec.game is None or not rec.game.is_over:
+            raise Refusal(409, translate(lang, M.REVIEW_NOT_OVER))
+        return rec, session.for_game(gid), lang
+
+    async def review(self, request: web.Request) -> web.Response:
+        """The reader's review of a finished game: pending (ask again later) until it is worked out and drawn."""
+        rec, viewers, lang = await self.finished_game(request)
+        answer = await self.reviews.answer(rec, viewers, lang)
+        return web.json_response(answer, headers={"Cache-Control": "no-store"})
+
+    async def review_picture(self, request: web.Request) -> web.Response:
+        """A person's review picture (PNG), for a reader who may see that person's review."""
+        rec, viewers, lang = await self.finished_game(request)
+        player = request.match_info["player"]
+        if player not in shown_players(rec, viewers):
+            raise Refusal(403, translate(lang, M.WEB_REVIEW_NOT_YOURS))
+        png = await self.reviews.picture(rec, viewers, player, lang)
+        if png is None:
+            raise Refusal(404, translate(lang, M.WEB_REVIEW_NO_PICTURE))
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
     # -- acting ------------------------------------------------------------------------------------------------
     def acting_user(self, request: web.Request, rec: GameRecord) -> int:

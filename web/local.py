@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from pathlib import Path
 from typing import Any
 
 from db.models import GameRecord
@@ -63,6 +64,10 @@ def null_poster(service: Any):
     async def post_table(rec: GameRecord, events: list, *, note: str = "") -> NullMessage:
         message = NullMessage()
         await service.commits.table_shown(rec, rec.channel_id, message.id)
+        if rec.game is not None and rec.game.is_over:
+            from cogs import pictures
+
+            pictures.game_over(service, rec)  # the post-game review starts, as after Discord's final table
         return message
 
     return post_table
@@ -75,11 +80,14 @@ class LocalBot:
         self.service, self.board, self.timers = service, board, timers
 
     async def close(self) -> None:
+        from cogs import pictures
+
         self.timers.cancel()
         self.service.stop_all()
         await self.board.stop()
         await self.board.hub.close()
         await self.service.idle()
+        await pictures.aclose()  # a review at work is given up (the board starts it again when asked)
         if self.service.ai_pool is not None:
             await self.service.ai_pool.close(cancel=True)
 
@@ -97,7 +105,12 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
     service.post_table = null_poster(service)  # type: ignore[method-assign]
     service.story_at_end = False
     service.computer_delay = getattr(settings, "computer_delay", 0.0)  # time to take a misclick back, as in Discord
-    pictures.configure(0)
+    # The pictures as the bot has them: a finished game's kept beside the database, the post-game review worked out
+    # in the review lane's own process (nice +15) when there are picture workers (PICTURE_WORKERS, one per core
+    # unless set). Only the review lane works here (the board draws the tables itself): one process a lane is enough,
+    # started when first needed.
+    cache_dir = Path(settings.database_path).parent / "pictures" if getattr(settings, "database_path", None) else None
+    pictures.configure(min(getattr(settings, "picture_workers", 0), 1), cache_dir=cache_dir, warm=False)
     if settings.ai_workers:
         from engine.ai.pool import AIPool
 

@@ -262,6 +262,7 @@
     else if (state.status === "cancelled") main.append(el("p", { class: "panel", text: state.status }));
     else {
       main.append(renderStatus());
+      if (state.status === "finished") { wantReview(); const r = renderReview(); if (r) main.append(r); }
       const [mainK, others] = renderKingdoms();
       const right = el("div", { class: "side" }, renderLines(), state.queendomino ? renderBuilders() : null, renderScores(), renderLog());
       main.append(el("div", { class: "layout" }, right, el("div", { class: "realm" }, mainK, others)));
@@ -541,6 +542,62 @@
     const list = el("ol", { class: "log", id: "log" });
     for (const line of state.log || []) list.append(el("li", { text: line }));
     return el("section", { class: "panel log-panel" }, el("h2", { text: S.log }), list);
+  }
+
+  // -- the post-game review (issue #31): worked out after the end at low priority, so asked for again, each time a
+  // little later, until it is ready; then drawn below the final scores. ---------------------------------------------
+  let review = null; // {gid, data: the last answer (null: not yet), timer}
+  function wantReview() {
+    if (review && review.gid === gid) return;
+    if (review) clearTimeout(review.timer);
+    review = { gid, data: null, timer: null, wait: 1000 };
+    loadReview(review);
+  }
+  async function loadReview(r) {
+    let data;
+    try { data = await api(`api/games/${r.gid}/review`); }
+    catch (err) { data = { status: "failed", text: err.message }; }
+    if (review !== r) return; // another game meanwhile
+    const was = r.data && r.data.status;
+    r.data = data;
+    const shown = $("review"), made = renderReview();
+    if (shown && made) shown.replaceWith(made);
+    if (data.status === "pending") {
+      r.timer = setTimeout(() => loadReview(r), r.wait);
+      r.wait = Math.min(r.wait * 2, 30000);
+    } else if (data.status === "ready" && was === "pending") announce(S.review_ready);
+  }
+  function renderReview() {
+    const data = review && review.gid === gid ? review.data : null;
+    if (data && data.status === "none") return null;
+    const pending = !data || data.status === "pending";
+    const box = el("section", { class: "panel review", id: "review", "aria-labelledby": "review-h", "aria-busy": pending ? "true" : null, "data-status": data ? data.status : "pending" },
+      el("h2", { id: "review-h", text: S.review }));
+    if (!data || data.status !== "ready") {
+      box.append(el("p", { class: "tip", id: "review-note", text: data ? data.text : S.review_working }));
+      return box;
+    }
+    box.append(el("p", { class: "tip", text: data.intro }));
+    for (const p of data.players) {
+      const part = el("article", { class: "review-player" + (p.picture ? " with-pic" : ""), "data-player": p.player, "aria-labelledby": `review-${p.player}` },
+        el("h3", {}, kingBadge(p.player), el("span", { id: `review-${p.player}`, text: p.name })));
+      if (p.lines.length) part.append(el("ol", { class: "review-lines" }, ...p.lines.map((line) => el("li", { text: line }))));
+      else part.append(el("p", { text: p.clean }));
+      if (p.picture) part.append(reviewPicture(p));
+      box.append(part);
+    }
+    return box;
+  }
+  function reviewPicture(p) {
+    const img = el("img", { class: "review-pic", alt: p.alt, width: p.width, height: p.height, decoding: "async" });
+    if (!SESSION) img.src = p.picture;
+    else { // inside Discord the board session is a header, which an <img> cannot send: fetched, shown as data
+      fetch(p.picture, { credentials: "same-origin", headers: { "X-Board-Session": SESSION } })
+        .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.blob(); })
+        .then((blob) => { const reader = new FileReader(); reader.onload = () => { img.src = reader.result; }; reader.readAsDataURL(blob); })
+        .catch((err) => toast(err.message));
+    }
+    return img;
   }
 
   window.addEventListener("popstate", () => location.reload());
