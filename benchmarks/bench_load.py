@@ -349,6 +349,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     real = set(bench["real"])
     thinking = {"hard": 0, "all": 0}
     moves: list[tuple[int, float]] = []  # (game index, monotonic time) of each computer move
+    decisions: list[tuple[int, str, float, float]] = []  # (game index, level, asked, answered): monotonic times
     lags: list[tuple[float, float, int]] = []  # (monotonic time, lag ms, hard players thinking)
     busy = {"n": 0}
     setup_hook = bot.setup_hook
@@ -385,6 +386,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
             thinking["all"] += 1
             thinking["hard"] += level == "hard"
+            asked = time.monotonic()
             choosing = computer_action(game, level, key=key, member=member)
             del game  # as the service does: nothing keeps the game while the move waits for the pool
             try:
@@ -397,6 +399,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
                 thinking["hard"] -= level == "hard"
                 if index is not None:
                     moves.append((index, time.monotonic()))
+                    decisions.append((index, level, asked, moves[-1][1]))
 
         service.computer_action = counted_computer_action
 
@@ -432,6 +435,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
         data = {
             "lags": lags,
             "moves": moves,
+            "decisions": decisions,
             "collections": collections,
             "objects": len(gc.get_objects()),  # the objects a full collection scans (the frozen ones are not)
             "frozen": gc.get_freeze_count(),
@@ -747,6 +751,8 @@ async def run_scenario(cfg: dict) -> dict:
     for index, clicked, posted in turns:
         moved = any(clicked < at <= posted for at in moves.get(index, ()))
         (after_computers if moved else to_person).append((posted - clicked) * 1000)
+    slowest = [slow_table(specs[index], clicked, posted, measured["decisions"]) for index, clicked, posted in turns]
+    slowest = sorted(slowest, key=lambda s: -s["s"])[:6]
     lags = [(lag, n) for at, lag, n in measured["lags"] if window_from <= at <= window_to]
     idle_lags = [lag for at, lag, _ in measured["lags"] if idle_until - 1.0 <= at <= idle_until]
     hard_lags = [lag for lag, n in lags if n >= THINKERS]
@@ -795,6 +801,7 @@ async def run_scenario(cfg: dict) -> dict:
         "turns": results["turns"],
         "finished": results["finished"],
         "stalls": results["stalls"],
+        "slowest_tables": slowest,
         "driver_errors": results["errors"][:5],
         "driver_error_count": len(results["errors"]),
         "setup_errors": setup_errors[:5],
@@ -814,6 +821,23 @@ async def run_scenario(cfg: dict) -> dict:
         "boards": {**cfg["boards"], **boards_seen, "bot_counted": measured["board_connections"]}
         if boards_seen is not None
         else None,
+    }
+
+
+def slow_table(spec: Spec, clicked: float, posted: float, decisions: list) -> dict:
+    """Where the time between a click and its new table went: the game, and its computers' decisions in between
+    (each from the service asking to its answer, its wait in the AI pool's queue included)."""
+    mine = [(level, asked, answered) for index, level, asked, answered in decisions if index == spec.index]
+    between = [(level, asked, answered) for level, asked, answered in mine if clicked < answered <= posted]
+    return {
+        "s": posted - clicked,
+        "game": f"#{spec.index} {spec.kind} {spec.seats} seats, {len(spec.people)} people, {spec.computers} "
+        f"{spec.level}{' (real budget)' if spec.real_budget else ''}",
+        "decisions": len(between),
+        "thinking_s": sum(answered - asked for _, asked, answered in between),
+        "longest_s": max((answered - asked for _, asked, answered in between), default=0.0),
+        "before_first_s": (between[0][1] - clicked) if between else None,
+        "after_last_s": (posted - between[-1][2]) if between else None,
     }
 
 
@@ -1038,6 +1062,13 @@ def report(r: dict, wall: float) -> list[str]:
                 print(f"    e.g. {example}")
     if r["stalls"]:
         print(f"  tables that did not come within {STALL_SECONDS:g} s: {r['stalls']}")
+    for slow in r.get("slowest_tables", [])[:3]:
+        first, last = slow["before_first_s"], slow["after_last_s"]
+        gaps = f", click to the first ask {first:.1f} s, last answer to table {last:.1f} s" if first is not None else ""
+        print(
+            f"  a slow table: {slow['s']:.1f} s in game {slow['game']}: {slow['decisions']} computer decisions "
+            f"between, {slow['thinking_s']:.1f} s asked to answered (longest {slow['longest_s']:.1f} s){gaps}"
+        )
     return missed
 
 
