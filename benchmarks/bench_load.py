@@ -896,18 +896,22 @@ async def watch_boards(spec: dict) -> dict:
             if r.status != 200:
                 seen["refused"] += 1
                 return
+            # Read in chunks, counting the events' starts ("id: " at the start of a line; a chunk may cut one, so
+            # the last bytes of each are kept for the next): a remote browser's parsing is not the bot's machine's.
             got_first = False
-            async for raw in r.content:
+            tail = b"\n"
+            async for chunk in r.content.iter_any():
+                text = tail + chunk
+                events = text.count(b"\nid: ")
+                tail = text[-4:]
                 if ready.is_set():
-                    seen["bytes"] += len(raw)
-                if raw.startswith(b"id: "):
-                    if ready.is_set():
-                        seen["events"] += 1
-                    if not got_first:
-                        got_first = True
-                        first["n"] += 1
-                        if first["n"] == total:
-                            ready.set()
+                    seen["bytes"] += len(chunk)
+                    seen["events"] += events
+                if events and not got_first:
+                    got_first = True
+                    first["n"] += 1
+                    if first["n"] == total:
+                        ready.set()
         seen["dropped"] += 1
 
     sessions, tasks = [], []
@@ -929,7 +933,9 @@ async def watch_boards(spec: dict) -> dict:
             tasks.append(asyncio.create_task(board(http, gid)))
         await asyncio.wait_for(ready.wait(), 120)
         print("READY", flush=True)
+        cpu = time.process_time()
         await asyncio.to_thread(sys.stdin.read)  # until the scenario closes our stdin
+        seen["cpu_s"] = time.process_time() - cpu
     finally:
         for task in tasks:
             task.cancel()
@@ -1048,7 +1054,7 @@ def report(r: dict, wall: float) -> list[str]:
         print(
             f"  open boards: {b['connections']} live connections on {b['games']} games (the bot counted "
             f"{b['bot_counted']}); over the window they received {b['events']} updates, {b['bytes'] / 2**20:.1f} MB; "
-            f"refused {b['refused']}, dropped {b['dropped']}"
+            f"refused {b['refused']}, dropped {b['dropped']}; the boards' process used {b.get('cpu_s', 0):.1f} s of CPU"
         )
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
