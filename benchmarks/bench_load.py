@@ -350,6 +350,8 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     thinking = {"hard": 0, "all": 0}
     moves: list[tuple[int, float]] = []  # (game index, monotonic time) of each computer move
     decisions: list[tuple[int, str, float, float]] = []  # (game index, level, asked, answered): monotonic times
+    computed: list[tuple[float, float, float]] = []  # (the decision's cost in the pool's queue, began, ended)
+    queue: list[tuple[float, int, int]] = []  # (monotonic time, decisions waiting in the AI pool, running)
     lags: list[tuple[float, float, int]] = []  # (monotonic time, lag ms, hard players thinking)
     busy = {"n": 0}
     setup_hook = bot.setup_hook
@@ -402,14 +404,31 @@ async def build_bot(stack: contextlib.AsyncExitStack):
                     decisions.append((index, level, asked, moves[-1][1]))
 
         service.computer_action = counted_computer_action
+        pool = service.ai_pool
+        if pool is not None:  # how long each decision computed in a worker (the rest of asked -> answered: queued)
+            compute = pool._compute
+
+            async def timed_compute(job):
+                began = time.monotonic()
+                try:
+                    return await compute(job)
+                finally:
+                    computed.append((job.cost, began, time.monotonic()))
+
+            pool._compute = timed_compute
 
     bot.setup_hook = setup_hook_with_probes  # type: ignore[method-assign]
 
     async def sample() -> None:
+        n = 0
         while True:
             begin = loop.time()
             await asyncio.sleep(TICK)
             lags.append((begin, (loop.time() - begin - TICK) * 1000, thinking["hard"]))
+            n += 1
+            pool = getattr(getattr(bot, "service", None), "ai_pool", None)
+            if pool is not None and n % 50 == 0:
+                queue.append((begin, pool.queued, pool.running))
 
     sampler = loop.create_task(sample())
     stack.callback(sampler.cancel)
@@ -441,6 +460,8 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "frozen": gc.get_freeze_count(),
             "pool_busy": busy["n"],
             "pool_stats": vars(pool.stats).copy() if pool else None,
+            "computed": computed,
+            "queue": queue,
             "picture_stats": dict(pictures.current().stats),
             "picture_counts": dict(getattr(pictures.current(), "counts", {})),
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
@@ -753,6 +774,18 @@ async def run_scenario(cfg: dict) -> dict:
         (after_computers if moved else to_person).append((posted - clicked) * 1000)
     slowest = [slow_table(specs[index], clicked, posted, measured["decisions"]) for index, clicked, posted in turns]
     slowest = sorted(slowest, key=lambda s: -s["s"])[:6]
+    in_window = [q for q in measured.get("queue", []) if window_from <= q[0] <= window_to]
+    thirds = [in_window[len(in_window) * k // 3 : len(in_window) * (k + 1) // 3] for k in range(3)]
+    computing: dict[str, list[float]] = {}
+    for cost, began, ended in measured.get("computed", []):
+        if window_from <= began <= window_to:
+            computing.setdefault(f"{cost:g}", []).append((ended - began) * 1000)
+    asked = [(answered - at) * 1000 for _, _, at, answered in measured["decisions"] if window_from <= at <= window_to]
+    ai_queue = {
+        "waiting_by_third": [max((q[1] for q in part), default=0) for part in thirds],
+        "computing_ms": {cost: spread(times) for cost, times in sorted(computing.items())},
+        "asked_to_answered_ms": spread(asked),
+    }
     lags = [(lag, n) for at, lag, n in measured["lags"] if window_from <= at <= window_to]
     idle_lags = [lag for at, lag, _ in measured["lags"] if idle_until - 1.0 <= at <= idle_until]
     hard_lags = [lag for lag, n in lags if n >= THINKERS]
@@ -802,6 +835,7 @@ async def run_scenario(cfg: dict) -> dict:
         "finished": results["finished"],
         "stalls": results["stalls"],
         "slowest_tables": slowest,
+        "ai_queue": ai_queue,
         "driver_errors": results["errors"][:5],
         "driver_error_count": len(results["errors"]),
         "setup_errors": setup_errors[:5],
@@ -1045,6 +1079,13 @@ def report(r: dict, wall: float) -> list[str]:
         )
     if r["pool_stats"] is not None:
         print(f"  AI pool: {r['pool_stats']}")
+        q = r["ai_queue"]
+        print(
+            f"    decisions waiting in its queue, the most in each third of the window: {q['waiting_by_third']}; "
+            f"a decision asked to answered {fmt(q['asked_to_answered_ms'])}"
+        )
+        for cost, times in q["computing_ms"].items():
+            print(f"    computing in a worker, decisions that cost {cost} s of its share  {fmt(times)}")
     where = f"{r['picture_workers']} worker processes" if r["picture_workers"] else "threads (PICTURE_WORKERS=0)"
     print(f"  pictures drawn in {where}: {r['picture_stats']}; started by priority, kept, busy: {r['picture_counts']}")
     if r["flood"]:
