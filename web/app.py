@@ -43,6 +43,7 @@ MAX_BODY = 4096
 KEEPALIVE_SECONDS = 15.0
 MAX_STREAMS_PER_CLIENT = 24
 MAX_LOCAL_GAMES = 200
+YIELD_TURNS = 20  # turns of the event loop a step of the boards' work lets pass before it, at most (after_others)
 LEVELS = ("random", "easy", "medium", "hard")
 SESSION_HEADER = (
     "X-Board-Session"  # the Activity's board session (a cookie would be a third party's in Discord's frame)
@@ -66,6 +67,19 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+
+
+async def after_others(turns: int = YIELD_TURNS) -> None:
+    """Let whatever else is ready to run go first: wait for a turn of the event loop in which nothing else waits
+    (CPython's loops keep what is ready in `_ready`; another loop: one turn), for at most `turns` turns, so that
+    the boards' work goes on when the loop never quiets down. A click's first answer, which takes a few turns of the
+    loop, then waits at most for one step of the boards' work (started when nothing else was ready), not one in
+    each of its turns."""
+    ready = getattr(asyncio.get_running_loop(), "_ready", None)
+    for _ in range(turns):
+        await asyncio.sleep(0)
+        if not ready:
+            return
 
 
 @functools.cache
@@ -354,7 +368,7 @@ class Board:
         self._reading[game_id] = future
         try:
             rec = await self.service.get(game_id)
-            await asyncio.sleep(0)  # the read (and its decoding), then the events, each in a turn of the loop
+            await after_others()  # the read (and its decoding), then the events, each in a turn of the loop
             events = await self._events(rec, cached)
             snap = Snapshot(topic_version, rec, events, time.perf_counter())
             self._snapshots[game_id] = snap
@@ -419,7 +433,7 @@ class Board:
         viewers = reader.session.for_game(game_id)
         if not snap.has_view(viewers, reader.lang):
             snap.table(reader.lang)
-            await asyncio.sleep(0)  # the table, then the viewer's part, each in a turn of the loop of its own
+            await after_others()  # the table, then the viewer's part, each in a turn of the loop of its own
         return snap.view(viewers, reader.lang)
 
     def game_id(self, request: web.Request) -> int:
@@ -501,7 +515,7 @@ class Board:
         if ready is not None and ready.has_view(reader.session.for_game(gid), reader.lang):
             return await self._view(gid, reader, max_age=max_age)  # made already: nothing to wait for
         async with self._rendering:
-            await asyncio.sleep(0)  # behind whatever was already waiting to run
+            await after_others()  # behind whatever is waiting to run (a click's answer)
             return await self._view(gid, reader, max_age=max_age)
 
     def reader(self, request: web.Request) -> Reader:

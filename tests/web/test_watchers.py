@@ -181,3 +181,30 @@ async def test_a_stream_ends_at_its_first_change_after_its_token_expired(fake, b
         finally:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_step_of_board_work_lets_whatever_is_ready_run_first_but_not_forever():
+    """`after_others`: a step of the boards' work starts in a turn of the loop where nothing else waits (a click's
+    answer goes first, all its steps), and still starts when the loop never quiets down."""
+    from web.app import after_others
+
+    steps: list[int] = []
+
+    async def answer() -> None:  # a click's answer: a few turns of the loop
+        for step in range(5):
+            await asyncio.sleep(0)
+            steps.append(step)
+
+    task = asyncio.create_task(answer())
+    await after_others()
+    assert steps == [0, 1, 2, 3, 4] and task.done()
+
+    async def busy() -> None:  # a loop that never quiets down
+        while True:
+            await asyncio.sleep(0)
+
+    spinner = asyncio.create_task(busy())
+    try:
+        await asyncio.wait_for(after_others(turns=3), WAIT)  # it goes on all the same
+    finally:
+        spinner.cancel()
