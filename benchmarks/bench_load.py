@@ -318,6 +318,18 @@ class StoreProbe:
 BOT_CONFIG = "KD_BENCH_BOT"  # environment variable: the JSON the scenario gives the bot process (see `build_bot`)
 
 
+def histogram(metric) -> dict[str, float]:
+    """A Prometheus histogram's cumulative buckets (by upper bound), count and sum, as they stand."""
+    out = {}
+    for family in metric.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                out[sample.labels["le"]] = sample.value
+            elif sample.name.endswith(("_count", "_sum")):
+                out[sample.name.rsplit("_", 1)[1]] = sample.value
+    return out
+
+
 def process_cpu_seconds(pid: int | str = "self") -> float:
     """User + system CPU seconds of a process so far (/proc/PID/stat), 0 if it is gone."""
     with contextlib.suppress(OSError, ValueError, IndexError):
@@ -466,6 +478,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "picture_counts": dict(getattr(pictures.current(), "counts", {})),
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
             "board_connections": bot.hub.connections if getattr(bot, "hub", None) is not None else 0,
+            "push": histogram(bot.board.metrics.push) if getattr(bot, "board", None) is not None else {},
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
             "cpu_s": process_cpu_seconds(),
@@ -852,7 +865,12 @@ async def run_scenario(cfg: dict) -> dict:
         "store": measured["store"],
         "gc_objects": measured["objects"],
         "gc_frozen": measured["frozen"],
-        "boards": {**cfg["boards"], **boards_seen, "bot_counted": measured["board_connections"]}
+        "boards": {
+            **cfg["boards"],
+            **boards_seen,
+            "bot_counted": measured["board_connections"],
+            "push": {k: v - cpu_before.get("push", {}).get(k, 0.0) for k, v in measured.get("push", {}).items()},
+        }
         if boards_seen is not None
         else None,
     }
@@ -1097,6 +1115,13 @@ def report(r: dict, wall: float) -> list[str]:
             f"{b['bot_counted']}); over the window they received {b['events']} updates, {b['bytes'] / 2**20:.1f} MB; "
             f"refused {b['refused']}, dropped {b['dropped']}; the boards' process used {b.get('cpu_s', 0):.1f} s of CPU"
         )
+        push = b.get("push") or {}
+        if push.get("count"):
+            within = ", ".join(f"{float(le):g} s {push[le] / push['count']:.0%}" for le in ("0.1", "0.25", "1.0"))
+            print(
+                f"    the bot's board updates (a game's change to its new state written to a board): {push['count']:.0f}, "
+                f"mean {push['sum'] / push['count'] * 1000:.0f} ms; within {within}"
+            )
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
         ("turns that failed in the driver", r["driver_error_count"], r["driver_errors"]),
