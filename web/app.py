@@ -168,6 +168,7 @@ class Board:
         self._frames: OrderedDict[tuple[int, bool], tuple[str, bytes]] = OrderedDict()
         self._settling: dict[int, asyncio.Future] = {}
         self._rendering = asyncio.Lock()  # one stream's view made at a time (`_stream_view`)
+        self._drawing: dict[int, asyncio.Future] = {}  # per game, the stream making its view (done: made or failed)
         hub.listeners.append(self._on_change)
         self.runner: web.AppRunner | None = None
         self.url = ""
@@ -506,17 +507,29 @@ class Board:
         return response
 
     async def _stream_view(self, gid: int, reader: Reader, *, max_age: float | None = None) -> tuple[dict, str]:
-        """A stream's view of its game, made while no other stream makes one (`_rendering`), in small steps each in
-        a turn of the event loop of its own: when many games change at once, the boards' work is spread over many
-        turns of the loop and a click's first answer, which needs a few turns, waits behind one step of it, never
-        behind all of it. The boards themselves lose nothing: each still reads the newest version when its turn
-        comes."""
-        ready = self._current(gid, max_age)
-        if ready is not None and ready.has_view(reader.session.for_game(gid), reader.lang):
-            return await self._view(gid, reader, max_age=max_age)  # made already: nothing to wait for
-        async with self._rendering:
-            await after_others()  # behind whatever is waiting to run (a click's answer)
-            return await self._view(gid, reader, max_age=max_age)
+        """A stream's view of its game, made while no other stream makes one (`_rendering`), in small steps each
+        begun when nothing else waits to run (`after_others`): when many games change at once, the boards' work is
+        spread over many turns of the event loop and a click's first answer waits behind one step of it, never
+        behind all of it. One stream per game waits for that turn (`_drawing`); the game's other boards wait for
+        its view and take it (or, seeing someone else, make theirs next). A board loses nothing by waiting: it
+        draws the newest version when its turn comes."""
+        viewers = reader.session.for_game(gid)
+        while True:
+            ready = self._current(gid, max_age)
+            if ready is not None and ready.has_view(viewers, reader.lang):
+                return await self._view(gid, reader, max_age=max_age)  # made already: nothing to wait for
+            drawing = self._drawing.get(gid)
+            if drawing is None:
+                break
+            await asyncio.shield(drawing)  # another board of the game is drawing it: then look again
+        done = self._drawing[gid] = asyncio.get_running_loop().create_future()
+        try:
+            async with self._rendering:
+                await after_others()  # behind whatever is waiting to run (a click's answer)
+                return await self._view(gid, reader, max_age=max_age)
+        finally:
+            del self._drawing[gid]
+            done.set_result(None)
 
     def reader(self, request: web.Request) -> Reader:
         """Who reads, in which language, and until when that holds (the earliest expiry of the request's signed

@@ -144,7 +144,9 @@ async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newes
                     newest[gid] = await local.service.store.save_move(
                         gid, rec.version, state=game.to_dict(), action=action.to_dict(), player_id=player, user_id=None
                     )
-            await until(lambda: len(board._rendering._waiters or ()) >= len(tasks))
+            # one board per game waits for the turn, the game's others for its view
+            await until(lambda: len(board._rendering._waiters or ()) >= len(games))
+            assert set(board._drawing) == set(games)
             assert all(q.empty() for qs in queues.values() for q in qs), "nothing is sent before the board's turn"
         for gid in games:
             assert {v["version"] for v in await _first_events(queues[gid])} == {newest[gid]}
