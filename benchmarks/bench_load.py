@@ -338,6 +338,50 @@ def process_cpu_seconds(pid: int | str = "self") -> float:
     return 0.0
 
 
+def time_board_work(loop: asyncio.AbstractEventLoop) -> list[tuple[float, float, int]]:
+    """The boards' work on the bot's event loop, in CPU time (not inflated by other processes on the machine): each
+    callback run for a board's stream (its request's task, marked through a context variable) is timed, and summed
+    per turn of the loop. Returns the list it fills: (monotonic time, CPU ms of board work in that turn, board
+    callbacks in it), for every turn with any. A click that arrives waits at most for its turn's board work."""
+    import contextvars
+
+    import web.app
+
+    marked: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_board_work", default=False)
+    events = web.app.Board.events
+
+    async def marked_events(self, request):
+        marked.set(True)
+        return await events(self, request)
+
+    web.app.Board.events = marked_events  # before the bot builds its board (setup_hook)
+    turn = {"cpu": 0.0, "n": 0}
+    turns: list[tuple[float, float, int]] = []
+    run = asyncio.events.Handle._run
+
+    def timed_run(handle) -> None:
+        if not handle._context.get(marked):
+            return run(handle)
+        began = time.thread_time()
+        try:
+            return run(handle)
+        finally:
+            turn["cpu"] += time.thread_time() - began
+            turn["n"] += 1
+
+    asyncio.events.Handle._run = timed_run
+    run_once = loop._run_once
+
+    def timed_once() -> None:
+        turn["cpu"], turn["n"] = 0.0, 0
+        run_once()
+        if turn["n"]:
+            turns.append((time.monotonic(), turn["cpu"] * 1000, turn["n"]))
+
+    loop._run_once = timed_once
+    return turns
+
+
 async def build_bot(stack: contextlib.AsyncExitStack):
     """The bot, built in its own process by tests/fakediscord/subprocess_bot.py (`--factory
     benchmarks.bench_load:build_bot`), exactly as tests/e2e/process_bot.py builds it from the environment, plus the
@@ -457,6 +501,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             collections.append((time.monotonic(), info["generation"], wall * 1000, cpu * 1000))
 
     gc.callbacks.append(time_collections)
+    board_turns = time_board_work(loop) if bench.get("boards") else []
 
     def snapshot() -> None:
         from cogs import pictures
@@ -468,6 +513,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "moves": moves,
             "decisions": decisions,
             "collections": collections,
+            "board_turns": board_turns,
             "objects": len(gc.get_objects()),  # the objects a full collection scans (the frozen ones are not)
             "frozen": gc.get_freeze_count(),
             "pool_busy": busy["n"],
@@ -803,6 +849,7 @@ async def run_scenario(cfg: dict) -> dict:
     idle_lags = [lag for at, lag, _ in measured["lags"] if idle_until - 1.0 <= at <= idle_until]
     hard_lags = [lag for lag, n in lags if n >= THINKERS]
     window_collections = [c for c in measured["collections"] if window_from <= c[0] <= window_to]
+    board_turns = [(ms, n) for at, ms, n in measured.get("board_turns", []) if window_from <= at <= window_to]
     rss = measured["rss"]
     return {
         "mode": cfg["mode"],
@@ -869,6 +916,9 @@ async def run_scenario(cfg: dict) -> dict:
             **cfg["boards"],
             **boards_seen,
             "bot_counted": measured["board_connections"],
+            "work_per_turn_ms": spread([ms for ms, _ in board_turns]),
+            "work_cpu_s": sum(ms for ms, _ in board_turns) / 1000,
+            "callbacks_per_turn": spread([float(n) for _, n in board_turns]),
             "push": {k: v - cpu_before.get("push", {}).get(k, 0.0) for k, v in measured.get("push", {}).items()},
         }
         if boards_seen is not None
@@ -1115,6 +1165,13 @@ def report(r: dict, wall: float) -> list[str]:
             f"{b['bot_counted']}); over the window they received {b['events']} updates, {b['bytes'] / 2**20:.1f} MB; "
             f"refused {b['refused']}, dropped {b['dropped']}; the boards' process used {b.get('cpu_s', 0):.1f} s of CPU"
         )
+        if b.get("work_per_turn_ms", {}).get("n"):
+            print(
+                f"    the boards' work on the bot's event loop: {b['work_cpu_s']:.2f} s of CPU in the window; in each "
+                f"turn of the loop that had any (CPU time, what a click arriving then waits for)  "
+                f"{fmt(b['work_per_turn_ms'])}; callbacks in such a turn p50 {b['callbacks_per_turn']['p50']:.0f} "
+                f"p99 {b['callbacks_per_turn']['p99']:.0f} max {b['callbacks_per_turn']['max']:.0f}"
+            )
         push = b.get("push") or {}
         if push.get("count"):
             within = ", ".join(f"{float(le):g} s {push[le] / push['count']:.0%}" for le in ("0.1", "0.25", "1.0"))
