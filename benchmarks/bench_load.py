@@ -54,6 +54,11 @@ with the replay flood, click to new table p99 within 20% of the run without it.
 process of their own as browsers would be, each signed in through a player's link) watching the first
 `--board-games` games, and compares click to first response (p50, p99, their ratio; target: p99 within 20% of the
 run without boards). The bot's board server listens in every run (WEB_PORT: a free port), with or without boards.
+With boards it also prints the boards' own work on the bot's event loop, in CPU time (not inflated by other
+processes on a shared machine): in all, and per turn of the loop (what a click arriving in that turn waits for);
+and how fresh the boards were kept (the bot's push histogram). Every load run prints the AI pool's queue (the most
+decisions waiting in each third of the window, each decision's time computing in a worker by its cost, asked to
+answered) and where the slowest tables' time went (their computers' decisions between the click and the table).
 """
 
 from __future__ import annotations
