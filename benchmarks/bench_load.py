@@ -54,6 +54,11 @@ with the replay flood, click to new table p99 within 20% of the run without it.
 process of their own as browsers would be, each signed in through a player's link) watching the first
 `--board-games` games, and compares click to first response (p50, p99, their ratio; target: p99 within 20% of the
 run without boards). The bot's board server listens in every run (WEB_PORT: a free port), with or without boards.
+With boards it also prints the boards' own work on the bot's event loop, in CPU time (not inflated by other
+processes on a shared machine): in all, and per turn of the loop (what a click arriving in that turn waits for);
+and how fresh the boards were kept (the bot's push histogram). Every load run prints the AI pool's queue (the most
+decisions waiting in each third of the window, each decision's time computing in a worker by its cost, asked to
+answered) and where the slowest tables' time went (their computers' decisions between the click and the table).
 """
 
 from __future__ import annotations
@@ -318,12 +323,68 @@ class StoreProbe:
 BOT_CONFIG = "KD_BENCH_BOT"  # environment variable: the JSON the scenario gives the bot process (see `build_bot`)
 
 
+def histogram(metric) -> dict[str, float]:
+    """A Prometheus histogram's cumulative buckets (by upper bound), count and sum, as they stand."""
+    out = {}
+    for family in metric.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                out[sample.labels["le"]] = sample.value
+            elif sample.name.endswith(("_count", "_sum")):
+                out[sample.name.rsplit("_", 1)[1]] = sample.value
+    return out
+
+
 def process_cpu_seconds(pid: int | str = "self") -> float:
     """User + system CPU seconds of a process so far (/proc/PID/stat), 0 if it is gone."""
     with contextlib.suppress(OSError, ValueError, IndexError):
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return 0.0
+
+
+def time_board_work(loop: asyncio.AbstractEventLoop) -> list[tuple[float, float, int]]:
+    """The boards' work on the bot's event loop, in CPU time (not inflated by other processes on the machine): each
+    callback run for a board's stream (its request's task, marked through a context variable) is timed, and summed
+    per turn of the loop. Returns the list it fills: (monotonic time, CPU ms of board work in that turn, board
+    callbacks in it), for every turn with any. A click that arrives waits at most for its turn's board work."""
+    import contextvars
+
+    import web.app
+
+    marked: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_board_work", default=False)
+    events = web.app.Board.events
+
+    async def marked_events(self, request):
+        marked.set(True)
+        return await events(self, request)
+
+    web.app.Board.events = marked_events  # before the bot builds its board (setup_hook)
+    turn = {"cpu": 0.0, "n": 0}
+    turns: list[tuple[float, float, int]] = []
+    run = asyncio.events.Handle._run
+
+    def timed_run(handle) -> None:
+        if not handle._context.get(marked):
+            return run(handle)
+        began = time.thread_time()
+        try:
+            return run(handle)
+        finally:
+            turn["cpu"] += time.thread_time() - began
+            turn["n"] += 1
+
+    asyncio.events.Handle._run = timed_run
+    run_once = loop._run_once
+
+    def timed_once() -> None:
+        turn["cpu"], turn["n"] = 0.0, 0
+        run_once()
+        if turn["n"]:
+            turns.append((time.monotonic(), turn["cpu"] * 1000, turn["n"]))
+
+    loop._run_once = timed_once
+    return turns
 
 
 async def build_bot(stack: contextlib.AsyncExitStack):
@@ -349,6 +410,9 @@ async def build_bot(stack: contextlib.AsyncExitStack):
     real = set(bench["real"])
     thinking = {"hard": 0, "all": 0}
     moves: list[tuple[int, float]] = []  # (game index, monotonic time) of each computer move
+    decisions: list[tuple[int, str, float, float]] = []  # (game index, level, asked, answered): monotonic times
+    computed: list[tuple[float, float, float]] = []  # (the decision's cost in the pool's queue, began, ended)
+    queue: list[tuple[float, int, int]] = []  # (monotonic time, decisions waiting in the AI pool, running)
     lags: list[tuple[float, float, int]] = []  # (monotonic time, lag ms, hard players thinking)
     busy = {"n": 0}
     setup_hook = bot.setup_hook
@@ -385,6 +449,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             service.hard_budget = budget if index in real else SMALL_HARD_BUDGET  # read before computer_action awaits
             thinking["all"] += 1
             thinking["hard"] += level == "hard"
+            asked = time.monotonic()
             choosing = computer_action(game, level, key=key, member=member)
             del game  # as the service does: nothing keeps the game while the move waits for the pool
             try:
@@ -397,16 +462,34 @@ async def build_bot(stack: contextlib.AsyncExitStack):
                 thinking["hard"] -= level == "hard"
                 if index is not None:
                     moves.append((index, time.monotonic()))
+                    decisions.append((index, level, asked, moves[-1][1]))
 
         service.computer_action = counted_computer_action
+        pool = service.ai_pool
+        if pool is not None:  # how long each decision computed in a worker (the rest of asked -> answered: queued)
+            compute = pool._compute
+
+            async def timed_compute(job):
+                began = time.monotonic()
+                try:
+                    return await compute(job)
+                finally:
+                    computed.append((job.cost, began, time.monotonic()))
+
+            pool._compute = timed_compute
 
     bot.setup_hook = setup_hook_with_probes  # type: ignore[method-assign]
 
     async def sample() -> None:
+        n = 0
         while True:
             begin = loop.time()
             await asyncio.sleep(TICK)
             lags.append((begin, (loop.time() - begin - TICK) * 1000, thinking["hard"]))
+            n += 1
+            pool = getattr(getattr(bot, "service", None), "ai_pool", None)
+            if pool is not None and n % 50 == 0:
+                queue.append((begin, pool.queued, pool.running))
 
     sampler = loop.create_task(sample())
     stack.callback(sampler.cancel)
@@ -423,6 +506,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             collections.append((time.monotonic(), info["generation"], wall * 1000, cpu * 1000))
 
     gc.callbacks.append(time_collections)
+    board_turns = time_board_work(loop) if bench.get("boards") else []
 
     def snapshot() -> None:
         from cogs import pictures
@@ -432,15 +516,20 @@ async def build_bot(stack: contextlib.AsyncExitStack):
         data = {
             "lags": lags,
             "moves": moves,
+            "decisions": decisions,
             "collections": collections,
+            "board_turns": board_turns,
             "objects": len(gc.get_objects()),  # the objects a full collection scans (the frozen ones are not)
             "frozen": gc.get_freeze_count(),
             "pool_busy": busy["n"],
             "pool_stats": vars(pool.stats).copy() if pool else None,
+            "computed": computed,
+            "queue": queue,
             "picture_stats": dict(pictures.current().stats),
             "picture_counts": dict(getattr(pictures.current(), "counts", {})),
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
             "board_connections": bot.hub.connections if getattr(bot, "hub", None) is not None else 0,
+            "push": histogram(bot.board.metrics.push) if getattr(bot, "board", None) is not None else {},
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
             "cpu_s": process_cpu_seconds(),
@@ -747,10 +836,25 @@ async def run_scenario(cfg: dict) -> dict:
     for index, clicked, posted in turns:
         moved = any(clicked < at <= posted for at in moves.get(index, ()))
         (after_computers if moved else to_person).append((posted - clicked) * 1000)
+    slowest = [slow_table(specs[index], clicked, posted, measured["decisions"]) for index, clicked, posted in turns]
+    slowest = sorted(slowest, key=lambda s: -s["s"])[:6]
+    in_window = [q for q in measured.get("queue", []) if window_from <= q[0] <= window_to]
+    thirds = [in_window[len(in_window) * k // 3 : len(in_window) * (k + 1) // 3] for k in range(3)]
+    computing: dict[str, list[float]] = {}
+    for cost, began, ended in measured.get("computed", []):
+        if window_from <= began <= window_to:
+            computing.setdefault(f"{cost:g}", []).append((ended - began) * 1000)
+    asked = [(answered - at) * 1000 for _, _, at, answered in measured["decisions"] if window_from <= at <= window_to]
+    ai_queue = {
+        "waiting_by_third": [max((q[1] for q in part), default=0) for part in thirds],
+        "computing_ms": {cost: spread(times) for cost, times in sorted(computing.items())},
+        "asked_to_answered_ms": spread(asked),
+    }
     lags = [(lag, n) for at, lag, n in measured["lags"] if window_from <= at <= window_to]
     idle_lags = [lag for at, lag, _ in measured["lags"] if idle_until - 1.0 <= at <= idle_until]
     hard_lags = [lag for lag, n in lags if n >= THINKERS]
     window_collections = [c for c in measured["collections"] if window_from <= c[0] <= window_to]
+    board_turns = [(ms, n) for at, ms, n in measured.get("board_turns", []) if window_from <= at <= window_to]
     rss = measured["rss"]
     return {
         "mode": cfg["mode"],
@@ -795,6 +899,8 @@ async def run_scenario(cfg: dict) -> dict:
         "turns": results["turns"],
         "finished": results["finished"],
         "stalls": results["stalls"],
+        "slowest_tables": slowest,
+        "ai_queue": ai_queue,
         "driver_errors": results["errors"][:5],
         "driver_error_count": len(results["errors"]),
         "setup_errors": setup_errors[:5],
@@ -811,9 +917,34 @@ async def run_scenario(cfg: dict) -> dict:
         "store": measured["store"],
         "gc_objects": measured["objects"],
         "gc_frozen": measured["frozen"],
-        "boards": {**cfg["boards"], **boards_seen, "bot_counted": measured["board_connections"]}
+        "boards": {
+            **cfg["boards"],
+            **boards_seen,
+            "bot_counted": measured["board_connections"],
+            "work_per_turn_ms": spread([ms for ms, _ in board_turns]),
+            "work_cpu_s": sum(ms for ms, _ in board_turns) / 1000,
+            "callbacks_per_turn": spread([float(n) for _, n in board_turns]),
+            "push": {k: v - cpu_before.get("push", {}).get(k, 0.0) for k, v in measured.get("push", {}).items()},
+        }
         if boards_seen is not None
         else None,
+    }
+
+
+def slow_table(spec: Spec, clicked: float, posted: float, decisions: list) -> dict:
+    """Where the time between a click and its new table went: the game, and its computers' decisions in between
+    (each from the service asking to its answer, its wait in the AI pool's queue included)."""
+    mine = [(level, asked, answered) for index, level, asked, answered in decisions if index == spec.index]
+    between = [(level, asked, answered) for level, asked, answered in mine if clicked < answered <= posted]
+    return {
+        "s": posted - clicked,
+        "game": f"#{spec.index} {spec.kind} {spec.seats} seats, {len(spec.people)} people, {spec.computers} "
+        f"{spec.level}{' (real budget)' if spec.real_budget else ''}",
+        "decisions": len(between),
+        "thinking_s": sum(answered - asked for _, asked, answered in between),
+        "longest_s": max((answered - asked for _, asked, answered in between), default=0.0),
+        "before_first_s": (between[0][1] - clicked) if between else None,
+        "after_last_s": (posted - between[-1][2]) if between else None,
     }
 
 
@@ -872,18 +1003,22 @@ async def watch_boards(spec: dict) -> dict:
             if r.status != 200:
                 seen["refused"] += 1
                 return
+            # Read in chunks, counting the events' starts ("id: " at the start of a line; a chunk may cut one, so
+            # the last bytes of each are kept for the next): a remote browser's parsing is not the bot's machine's.
             got_first = False
-            async for raw in r.content:
+            tail = b"\n"
+            async for chunk in r.content.iter_any():
+                text = tail + chunk
+                events = text.count(b"\nid: ")
+                tail = text[-4:]
                 if ready.is_set():
-                    seen["bytes"] += len(raw)
-                if raw.startswith(b"id: "):
-                    if ready.is_set():
-                        seen["events"] += 1
-                    if not got_first:
-                        got_first = True
-                        first["n"] += 1
-                        if first["n"] == total:
-                            ready.set()
+                    seen["bytes"] += len(chunk)
+                    seen["events"] += events
+                if events and not got_first:
+                    got_first = True
+                    first["n"] += 1
+                    if first["n"] == total:
+                        ready.set()
         seen["dropped"] += 1
 
     sessions, tasks = [], []
@@ -905,7 +1040,9 @@ async def watch_boards(spec: dict) -> dict:
             tasks.append(asyncio.create_task(board(http, gid)))
         await asyncio.wait_for(ready.wait(), 120)
         print("READY", flush=True)
+        cpu = time.process_time()
         await asyncio.to_thread(sys.stdin.read)  # until the scenario closes our stdin
+        seen["cpu_s"] = time.process_time() - cpu
     finally:
         for task in tasks:
             task.cancel()
@@ -1015,6 +1152,13 @@ def report(r: dict, wall: float) -> list[str]:
         )
     if r["pool_stats"] is not None:
         print(f"  AI pool: {r['pool_stats']}")
+        q = r["ai_queue"]
+        print(
+            f"    decisions waiting in its queue, the most in each third of the window: {q['waiting_by_third']}; "
+            f"a decision asked to answered {fmt(q['asked_to_answered_ms'])}"
+        )
+        for cost, times in q["computing_ms"].items():
+            print(f"    computing in a worker, decisions that cost {cost} s of its share  {fmt(times)}")
     where = f"{r['picture_workers']} worker processes" if r["picture_workers"] else "threads (PICTURE_WORKERS=0)"
     print(f"  pictures drawn in {where}: {r['picture_stats']}; started by priority, kept, busy: {r['picture_counts']}")
     if r["flood"]:
@@ -1024,8 +1168,22 @@ def report(r: dict, wall: float) -> list[str]:
         print(
             f"  open boards: {b['connections']} live connections on {b['games']} games (the bot counted "
             f"{b['bot_counted']}); over the window they received {b['events']} updates, {b['bytes'] / 2**20:.1f} MB; "
-            f"refused {b['refused']}, dropped {b['dropped']}"
+            f"refused {b['refused']}, dropped {b['dropped']}; the boards' process used {b.get('cpu_s', 0):.1f} s of CPU"
         )
+        if b.get("work_per_turn_ms", {}).get("n"):
+            print(
+                f"    the boards' work on the bot's event loop: {b['work_cpu_s']:.2f} s of CPU in the window; in each "
+                f"turn of the loop that had any (CPU time, what a click arriving then waits for)  "
+                f"{fmt(b['work_per_turn_ms'])}; callbacks in such a turn p50 {b['callbacks_per_turn']['p50']:.0f} "
+                f"p99 {b['callbacks_per_turn']['p99']:.0f} max {b['callbacks_per_turn']['max']:.0f}"
+            )
+        push = b.get("push") or {}
+        if push.get("count"):
+            within = ", ".join(f"{float(le):g} s {push[le] / push['count']:.0%}" for le in ("0.1", "0.25", "1.0"))
+            print(
+                f"    the bot's board updates (a game's change to its new state written to a board): {push['count']:.0f}, "
+                f"mean {push['sum'] / push['count'] * 1000:.0f} ms; within {within}"
+            )
     problems = [
         ("games that could not be opened", r["setup_error_count"], r["setup_errors"]),
         ("turns that failed in the driver", r["driver_error_count"], r["driver_errors"]),
@@ -1038,6 +1196,13 @@ def report(r: dict, wall: float) -> list[str]:
                 print(f"    e.g. {example}")
     if r["stalls"]:
         print(f"  tables that did not come within {STALL_SECONDS:g} s: {r['stalls']}")
+    for slow in r.get("slowest_tables", [])[:3]:
+        first, last = slow["before_first_s"], slow["after_last_s"]
+        gaps = f", click to the first ask {first:.1f} s, last answer to table {last:.1f} s" if first is not None else ""
+        print(
+            f"  a slow table: {slow['s']:.1f} s in game {slow['game']}: {slow['decisions']} computer decisions "
+            f"between, {slow['thinking_s']:.1f} s asked to answered (longest {slow['longest_s']:.1f} s){gaps}"
+        )
     return missed
 
 

@@ -10,6 +10,7 @@ import functools
 import html
 import json
 import logging
+import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ MAX_BODY = 4096
 KEEPALIVE_SECONDS = 15.0
 MAX_STREAMS_PER_CLIENT = 24
 MAX_LOCAL_GAMES = 200
+YIELD_TURNS = 20  # turns of the event loop a step of the boards' work lets pass before it, at most (after_others)
 LEVELS = ("random", "easy", "medium", "hard")
 SESSION_HEADER = (
     "X-Board-Session"  # the Activity's board session (a cookie would be a third party's in Discord's frame)
@@ -68,6 +70,19 @@ SECURITY_HEADERS = {
 }
 
 
+async def after_others(turns: int = YIELD_TURNS) -> None:
+    """Let whatever else is ready to run go first: wait for a turn of the event loop in which nothing else waits
+    (CPython's loops keep what is ready in `_ready`; another loop: one turn), for at most `turns` turns, so that
+    the boards' work goes on when the loop never quiets down. A click's first answer, which takes a few turns of the
+    loop, then waits at most for one step of the boards' work (started when nothing else was ready), not one in
+    each of its turns."""
+    ready = getattr(asyncio.get_running_loop(), "_ready", None)
+    for _ in range(turns):
+        await asyncio.sleep(0)
+        if not ready:
+            return
+
+
 @functools.cache
 def static_bytes(name: str) -> bytes:
     return resources.files("web").joinpath("static").joinpath(name).read_bytes()
@@ -84,21 +99,41 @@ class Snapshot:
     views: dict = field(default_factory=dict)  # (language, the viewer's seated people) -> (view, its JSON)
     tables: dict = field(default_factory=dict)  # language -> the part of the view every viewer shares (table_view)
 
+    def _key(self, viewers: tuple[int, ...], lang: str) -> tuple[str, tuple[int, ...]]:
+        seated = tuple(sorted(s.user_id for s in self.record.seats if s.user_id is not None and s.user_id in viewers))
+        return lang, seated
+
+    def has_view(self, viewers: tuple[int, ...], lang: str) -> bool:
+        return self._key(viewers, lang) in self.views
+
+    def table(self, lang: str) -> dict | None:
+        """What every viewer sees alike, made once per language (None: a lobby, or no game)."""
+        if self.record.game is None or self.record.status == GameStatus.LOBBY:
+            return None
+        table = self.tables.get(lang)
+        if table is None:
+            table = self.tables[lang] = table_view(self.record, lang, self.events)
+        return table
+
     def view(self, viewers: tuple[int, ...], lang: str) -> tuple[dict, str]:
         """The view for these viewers, made once per snapshot for everyone who sees the same (every watcher with
         no seat shares one; each seated person has their own)."""
-        seated = tuple(sorted(s.user_id for s in self.record.seats if s.user_id is not None and s.user_id in viewers))
-        key = (lang, seated)
+        key = self._key(viewers, lang)
         made = self.views.get(key)
         if made is None:
-            table = None
-            if self.record.game is not None and self.record.status != GameStatus.LOBBY:
-                table = self.tables.get(lang)  # what every viewer sees alike, made once per language
-                if table is None:
-                    table = self.tables[lang] = table_view(self.record, lang, self.events)
-            view = game_view(self.record, seated, lang, self.events, table)
+            view = game_view(self.record, key[1], lang, self.events, self.table(lang))
             made = self.views[key] = (view, json.dumps(view, separators=(",", ":")))
         return made
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a board (the request's session), in which language, and until when (seconds since the epoch) that
+    session holds: the first of its signed tokens to expire then."""
+
+    session: auth.Session
+    lang: str
+    until: float = math.inf
 
 
 class Refusal(Exception):
@@ -133,6 +168,8 @@ class Board:
         self._changed_at: dict[int, float] = {}
         self._frames: OrderedDict[tuple[int, bool], tuple[str, bytes]] = OrderedDict()
         self._settling: dict[int, asyncio.Future] = {}
+        self._rendering = asyncio.Lock()  # one stream's view made at a time (`_stream_view`)
+        self._drawing: dict[int, asyncio.Future] = {}  # per game, the stream making its view (done: made or failed)
         hub.listeners.append(self._on_change)
         self.runner: web.AppRunner | None = None
         self.url = ""
@@ -321,12 +358,14 @@ class Board:
         return data
 
     # -- reading games ------------------------------------------------------------------------------------------
-    async def snapshot(self, game_id: int, *, fresh: bool = False) -> Snapshot:
-        """The game as stored now, read once per change however many boards watch it."""
+    async def snapshot(self, game_id: int, *, max_age: float | None = None) -> Snapshot:
+        """The game as stored now, read once per change however many boards watch it (`max_age`: read again if the
+        last read is older than this many seconds, even when no change was heard)."""
         topic_version = self.hub.version_of(game_id)
+        current = self._current(game_id, max_age)
+        if current is not None:
+            return current
         cached = self._snapshots.get(game_id)
-        if cached is not None and not fresh and cached.topic_version == topic_version >= 0:
-            return cached
         pending = self._reading.get(game_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -334,6 +373,7 @@ class Board:
         self._reading[game_id] = future
         try:
             rec = await self.service.get(game_id)
+            await after_others()  # the read (and its decoding), then the events, each in a turn of the loop
             events = await self._events(rec, cached)
             snap = Snapshot(topic_version, rec, events, time.perf_counter())
             self._snapshots[game_id] = snap
@@ -348,6 +388,17 @@ class Board:
             raise
         finally:
             self._reading.pop(game_id, None)
+
+    def _current(self, game_id: int, max_age: float | None = None) -> Snapshot | None:
+        """The snapshot of the game if it holds its newest version heard of (and is not older than `max_age`)."""
+        cached = self._snapshots.get(game_id)
+        if (
+            cached is not None
+            and cached.topic_version == self.hub.version_of(game_id) >= 0
+            and (max_age is None or time.perf_counter() - cached.read_at <= max_age)
+        ):
+            return cached
+        return None
 
     @staticmethod
     async def _events(rec: GameRecord, before: Snapshot | None) -> list:
@@ -371,17 +422,24 @@ class Board:
             return events[-3 * LOG_LINES :]
         return await asyncio.to_thread(recent_events, game)
 
-    async def view_for(self, request: web.Request, game_id: int, *, fresh: bool = False) -> tuple[dict, str]:
+    async def view_for(self, request: web.Request, game_id: int) -> tuple[dict, str]:
         """The game's view for this request's reader (and its JSON), shared with every reader who sees the same."""
-        lang = self.lang_of(request)
+        return await self._view(game_id, self.reader(request))
+
+    async def _view(self, game_id: int, reader: Reader, *, max_age: float | None = None) -> tuple[dict, str]:
+        """The game's view for `reader`, refused unless they may watch it (`max_age`: read the game again if what
+        was read of it is older than this many seconds, even when no change was heard)."""
         try:
-            snap = await self.snapshot(game_id, fresh=fresh)
+            snap = await self.snapshot(game_id, max_age=max_age)
         except UserError as error:
-            raise Refusal(404, error.text(lang)) from None
-        session = self.session(request)
-        if not self.may_watch(session, snap.record):
-            raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
-        return snap.view(session.for_game(game_id), lang)
+            raise Refusal(404, error.text(reader.lang)) from None
+        if not self.may_watch(reader.session, snap.record):
+            raise Refusal(403, translate(reader.lang, M.WEB_NOT_YOURS))
+        viewers = reader.session.for_game(game_id)
+        if not snap.has_view(viewers, reader.lang):
+            snap.table(reader.lang)
+            await after_others()  # the table, then the viewer's part, each in a turn of the loop of its own
+        return snap.view(viewers, reader.lang)
 
     def game_id(self, request: web.Request) -> int:
         gid = int(request.match_info["gid"])
@@ -412,9 +470,10 @@ class Board:
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", **SECURITY_HEADERS}
         )
+        reader = self.reader(request)  # once per stream (and again once a token it came with expires)
         try:
             change = topic.changed  # taken before each read: a change during the read wakes the next wait
-            view, text = await self.view_for(request, gid)
+            view, text = await self._stream_view(gid, reader)
             lock = self.service.lock(await self.service.channel_of(gid))
             await response.prepare(request)
             sent_settling = False
@@ -434,7 +493,10 @@ class Board:
                 else:
                     woke = await wait_changed(change, KEEPALIVE_SECONDS)
                 change = topic.changed
-                view, text = await self.view_for(request, gid, fresh=not woke)  # a quiet spell: read again anyway
+                if time.time() >= reader.until:
+                    reader = self.reader(request)
+                # a quiet spell: read again anyway (what another board of the game read a moment ago will do)
+                view, text = await self._stream_view(gid, reader, max_age=None if woke else 1.0)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         except Refusal:
@@ -447,6 +509,38 @@ class Board:
                 del self.streams[client]
             self.metrics.connections.set(self.hub.connections)
         return response
+
+    async def _stream_view(self, gid: int, reader: Reader, *, max_age: float | None = None) -> tuple[dict, str]:
+        """A stream's view of its game, made while no other stream makes one (`_rendering`), in small steps each
+        begun when nothing else waits to run (`after_others`): when many games change at once, the boards' work is
+        spread over many turns of the event loop and a click's first answer waits behind one step of it, never
+        behind all of it. One stream per game waits for that turn (`_drawing`); the game's other boards wait for
+        its view and take it (or, seeing someone else, make theirs next). A board loses nothing by waiting: it
+        draws the newest version when its turn comes."""
+        viewers = reader.session.for_game(gid)
+        while True:
+            ready = self._current(gid, max_age)
+            if ready is not None and ready.has_view(viewers, reader.lang):
+                return await self._view(gid, reader, max_age=max_age)  # made already: nothing to wait for
+            drawing = self._drawing.get(gid)
+            if drawing is None:
+                break
+            await asyncio.shield(drawing)  # another board of the game is drawing it: then look again
+        done = self._drawing[gid] = asyncio.get_running_loop().create_future()
+        try:
+            async with self._rendering:
+                await after_others()  # behind whatever is waiting to run (a click's answer)
+                return await self._view(gid, reader, max_age=max_age)
+        finally:
+            del self._drawing[gid]
+            done.set_result(None)
+
+    def reader(self, request: web.Request) -> Reader:
+        """Who reads, in which language, and until when that holds (the earliest expiry of the request's signed
+        tokens: then the session they stood for is read again, and ends with them)."""
+        tokens = (request.cookies.get(auth.COOKIE), request.headers.get(SESSION_HEADER), request.query.get("s"))
+        ends = [end for end in (auth.expires_at(self.secret, token) for token in tokens if token) if end is not None]
+        return Reader(self.session(request), self.lang_of(request), min(ends, default=math.inf))
 
     def _frame(self, view: dict, text: str, settling: bool) -> bytes:
         """A view's event as sent, made once for every board that is sent the same view (the views are shared:

@@ -65,6 +65,13 @@ def verify(secret: bytes, token: str | None, *, now: float | None = None) -> dic
     return payload
 
 
+def expires_at(secret: bytes, token: str | None) -> float | None:
+    """When a token this secret signed stops being valid (its expiry, seconds since the epoch); None for a token
+    that is not valid now."""
+    payload = verify(secret, token)
+    return float(payload["e"]) if payload is not None else None
+
+
 @dataclass(frozen=True)
 class Session:
     """The people this browser may act as (Discord user ids, or local people's ids). A person who came through a

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import aiohttp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.e2e.play import start_game
 from tests.web.test_view import MODES, position, record
+from web import auth
 from web.view import game_view, recent_events, table_view
 
 BOARDS = 4
@@ -26,8 +29,9 @@ async def http(local):
         yield s
 
 
-async def stream(http: aiohttp.ClientSession, gid: int, known: int, got: asyncio.Queue) -> None:
-    async with http.get(f"/api/games/{gid}/events", params={"v": str(known)}) as r:
+async def stream(http: aiohttp.ClientSession, gid: int, known: int, got: asyncio.Queue, token: str = "") -> None:
+    params = {"v": str(known), **({"s": token} if token else {})}
+    async with http.get(f"/api/games/{gid}/events", params=params) as r:
         event: list[bytes] = []
         async for raw in r.content:
             if raw == b"\n":  # the end of an event (or of a keep-alive comment)
@@ -64,9 +68,11 @@ async def test_boards_of_a_move_being_shown_wait_for_it_through_one_waiter(local
 
     local.board._settled = counted
     queues = [asyncio.Queue() for _ in range(BOARDS)]
-    tasks = [asyncio.create_task(stream(http, gid, rec.version, q)) for q in queues]
+    tasks = [asyncio.create_task(stream(http, gid, -1, q)) for q in queues]
     try:
-        await until(lambda: local.board.hub.topic(gid).watchers >= BOARDS)
+        # every board has drawn the game before the move (one still drawing it would see the move under way and
+        # wait for its end without drawing it: boards draw one at a time, and their streams open in any order)
+        assert {v["version"] for v in await _first_events(queues)} == {rec.version}
         lock = local.service.lock(rec.channel_id)
         async with lock:  # a move under way in the channel: saved, its table not yet posted
             game = rec.game.clone()
@@ -106,3 +112,101 @@ def test_every_viewer_of_a_version_shares_one_table_and_sees_what_it_would_alone
         alone = game_view(rec, viewer, "en", events)
         assert json.dumps(shared, sort_keys=True) == json.dumps(alone, sort_keys=True), viewer
     assert json.dumps(table, sort_keys=True) == json.dumps(table_view(rec, "en", events), sort_keys=True)
+
+
+async def _first_events(queues: list[asyncio.Queue]) -> list[dict]:
+    return [json.loads((await asyncio.wait_for(q.get(), WAIT)).split(b"data: ", 1)[1]) for q in queues]
+
+
+async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newest_version(local, http):
+    """The boards' work waits its turn (`_rendering`: one view made at a time, a click's answer never queues behind
+    all of it); changes heard meanwhile are not lost: each board then draws its game's newest version."""
+    games = []
+    for _ in range(2):
+        async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
+            games.append((await r.json())["id"])
+    await local.service.idle()
+    queues = {gid: [asyncio.Queue() for _ in range(3)] for gid in games}
+    tasks = [asyncio.create_task(stream(http, gid, -1, q)) for gid in games for q in queues[gid]]
+    board = local.board
+    try:
+        for gid in games:  # every board has drawn its game once
+            assert {v["version"] for v in await _first_events(queues[gid])} == {(await local.service.get(gid)).version}
+        newest = {}
+        async with board._rendering:  # the boards' turn is taken: they wait for it
+            for gid in games:
+                for _ in range(2):  # two changes in a row: the boards may skip the first, never the second
+                    rec = await local.service.get(gid)
+                    game = rec.game.clone()
+                    player = game.decision().player
+                    action = game.legal_actions()[0]
+                    game.apply(action, by=player)
+                    newest[gid] = await local.service.store.save_move(
+                        gid, rec.version, state=game.to_dict(), action=action.to_dict(), player_id=player, user_id=None
+                    )
+            # one board per game waits for the turn, the game's others for its view
+            await until(lambda: len(board._rendering._waiters or ()) >= len(games))
+            assert set(board._drawing) == set(games)
+            assert all(q.empty() for qs in queues.values() for q in qs), "nothing is sent before the board's turn"
+        for gid in games:
+            assert {v["version"] for v in await _first_events(queues[gid])} == {newest[gid]}
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@pytest.mark.e2e
+async def test_a_stream_ends_at_its_first_change_after_its_token_expired(fake, bot):
+    """A board's session is read once per stream, not at each change, and read again once one of its signed tokens
+    expired: the stream of an expired stream token is sent nothing more (the page asks for a new token)."""
+    await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
+    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
+    token = auth.stream_token(bot.board.secret, fake.alice.id, rec.id, seconds=2)
+    expiry = auth.expires_at(bot.board.secret, token)
+    got: asyncio.Queue = asyncio.Queue()
+    async with aiohttp.ClientSession(base_url=bot.board.url) as anonymous:  # no cookie: the token is all it has
+        task = asyncio.create_task(stream(anonymous, rec.id, -1, got, token))
+        try:
+            first = await _first_events([got])
+            assert first[0]["version"] == rec.version
+            await until(lambda: time.time() > expiry)
+            game = rec.game.clone()
+            player = game.decision().player
+            action = game.legal_actions()[0]
+            game.apply(action, by=player)
+            await bot.store.save_move(
+                rec.id, rec.version, state=game.to_dict(), action=action.to_dict(), player_id=player, user_id=None
+            )
+            await asyncio.wait_for(task, WAIT)  # the stream ended
+            assert got.empty(), "nothing was sent after the token expired"
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_step_of_board_work_lets_whatever_is_ready_run_first_but_not_forever():
+    """`after_others`: a step of the boards' work starts in a turn of the loop where nothing else waits (a click's
+    answer goes first, all its steps), and still starts when the loop never quiets down."""
+    from web.app import after_others
+
+    steps: list[int] = []
+
+    async def answer() -> None:  # a click's answer: a few turns of the loop
+        for step in range(5):
+            await asyncio.sleep(0)
+            steps.append(step)
+
+    task = asyncio.create_task(answer())
+    await after_others()
+    assert steps == [0, 1, 2, 3, 4] and task.done()
+
+    async def busy() -> None:  # a loop that never quiets down
+        while True:
+            await asyncio.sleep(0)
+
+    spinner = asyncio.create_task(busy())
+    try:
+        await asyncio.wait_for(after_others(turns=3), WAIT)  # it goes on all the same
+    finally:
+        spinner.cancel()
