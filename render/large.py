@@ -106,6 +106,22 @@ def render_kingdom(
     `legal_spots` marks cells (row, col) with their names; `preview` = (domino id, Placement) draws that domino in
     place, outlined, with the score change the engine gives for it (an illegal placement raises IllegalPlacement).
     """
+    return encode(
+        kingdom_image(game, kingdom_index, names, colours, legal_spots=legal_spots, preview=preview, lang=lang)
+    )
+
+
+def kingdom_image(
+    game: Game,
+    kingdom_index: int,
+    names: Mapping[str, str] | None,
+    colours: Mapping[str, RGB] | None,
+    *,
+    legal_spots: list[tuple[int, int]] | None = None,
+    preview: tuple[str, Placement] | None = None,
+    lang: str = "en",
+) -> Image.Image:
+    """`render_kingdom`'s picture before it is encoded (RGB), for a picture that shows it with others."""
     lang = picture_lang(lang)
     names = player_names(game, names, lang)
     colours = player_colours(game, colours)
@@ -135,7 +151,7 @@ def render_kingdom(
         im, game, kingdom_index, layout, colour, large=True, legal_spots=legal_spots, preview=preview, lang=lang
     )
     _draw_terrain_legend(im, draw, game, lang)
-    return encode(im)
+    return im
 
 
 def _draw_header(
