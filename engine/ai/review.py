@@ -144,10 +144,13 @@ def review_decision(
 
 def compare(game: Game, actions: tuple[Action, ...], playouts: int, rng: random.Random) -> list[float]:
     """The acting player's mean final score (with earlier deals' totals) after each of `actions`, played out in the
-    same `playouts` sampled futures by the greedy policy."""
+    same `playouts` sampled futures by the greedy policy. The playouts share a cache of the greedy placements (as
+    hard's do, `Sim.best_placement`): the same kingdoms and dominoes come back in every future, and the placements
+    found are the same (a fifth less work for a whole review at the tests' small budget)."""
     d = game.decision()
     assert d is not None
     base = Sim.from_game(game)
+    base.cache = {}
     prior = sum(t[d.kingdom] for t in game.deal_totals)
     sums = [0.0] * len(actions)
     for _ in range(playouts):
