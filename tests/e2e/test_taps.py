@@ -32,6 +32,13 @@ pytestmark = pytest.mark.e2e
 CH = "kingdomino"
 
 
+@pytest.fixture(autouse=True)
+def _no_story(bot):
+    """The replay and the chart of the end are not what these tests count (slow to draw: test_calm and
+    test_picture_priority check them)."""
+    bot.service.story_at_end = False
+
+
 class Taps:
     """Counts the taps of the fake's people: a click 1, a choice in a list 2."""
 
