@@ -15,10 +15,10 @@ from db.models import GameRecord, GameStatus
 from engine import BribeDragon, Build, Claim, Game, Place, Skip, Tax, cell_name, domino, parse_action
 from i18n import messages as M
 from i18n import translate, translate_plural
-from render import render_dragon, render_kingdom, render_offer, render_placement, render_tax
+from render import render_kingdom, render_offer, render_placement
 from render.alt import kingdom_alt_text
 from render.kingdom import preview_score
-from render.panels import render_confirm, stack_pictures
+from render.panels import render_confirm, render_steps
 
 from . import pictures
 from .common import (
@@ -489,28 +489,28 @@ async def direction_panel(
 
 
 async def steps_panel(rec: GameRecord, game: Game, player: str, *, lang: str) -> Panel:
-    """The optional steps of the turn (tax, build, dragon), with their picture."""
+    """The optional steps of the turn (tax, build, dragon), with their picture: the tax's, the dragon's or the
+    kingdom, above the dominoes to take next when the panel offers to take one (drawn as one picture)."""
     d = game.decision()
     assert d is not None
     panel = optional_panel(rec, game, player, lang=lang)
     if d.kind == "tax":
-        panel.png, panel.filename = await panel_png(rec, render_tax, game, player, lang=lang), "tax.png"
+        top, panel.filename = "tax", "tax.png"
         choices = ", ".join(
             item.item.label for item in panel.items if isinstance(item, ThroughButton) and isinstance(item.action, Tax)
         )
         panel.alt = translate(lang, M.TAX_ALT, choices=choices)
     elif d.kind == "dragon" or any(isinstance(i, DragonSelect) for i in panel.items):
-        panel.png, panel.filename = await panel_png(rec, render_dragon, game, player, lang=lang), "dragon.png"
+        top, panel.filename = "dragon", "dragon.png"
         panel.alt = translate(lang, M.DRAGON_ALT)
     else:
-        panel.png = await kingdom_png(rec, game, d.kingdom, lang=lang)
+        top = "kingdom"
         panel.alt = kingdom_alt(rec, game, d.kingdom, lang)
     takes = [i.action for i in panel.items if isinstance(i, ThroughButton) and isinstance(i.action, Claim)]
+    skipped = skip_optional(game, player)[0] if takes else None
+    names, colours = names_and_colours(rec)
+    panel.png = await pictures.draw(render_steps, top, game, player, d.kingdom, skipped, names, colours, lang=lang)
     if takes and panel.png:  # the dominoes to take next, under the steps' picture
-        skipped, _ = skip_optional(game, player)
-        offer = await panel_png(rec, render_offer, skipped, player, lang=lang)
-        if offer:
-            panel.png = await pictures.draw(stack_pictures, panel.png, offer) or panel.png
         free = ", ".join(game_domino_words(game, a.domino, lang) for a in takes)
         panel.alt += " " + translate(lang, M.FREE_NEXT_LINE_ALT, free=free)
     return panel

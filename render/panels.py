@@ -296,6 +296,13 @@ def render_tax(
 ) -> bytes:
     """The two squares of the domino just placed, each with what a knight sent there collects now (the size of
     its territory, plus what the buildings add), and the knights in reserve. Words in `lang`."""
+    return encode(tax_image(game, player, names, colours, lang=lang))
+
+
+def tax_image(
+    game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> Image.Image:
+    """`render_tax`'s picture before it is encoded (RGB)."""
     lang = picture_lang(lang)
     names = player_names(game, names, lang)
     colours = player_colours(game, colours)
@@ -342,7 +349,7 @@ def render_tax(
         else:
             words = translate(lang, "One knight in reserve: pick one square")
         text(draw, (PAD + 4, y + tile + 36), words, 20, bold=True, fill=TEXT, anchor="lm", max_width=WIDTH - 2 * PAD)
-    return encode(im)
+    return im
 
 
 # -- the dragon: what it costs and what it burns -----------------------------------------------------------------
@@ -352,6 +359,13 @@ def render_dragon(
     """What bribing the dragon costs, and for each building on the builders' board (slots numbered 1-6 as on the
     table): its price and which other players could afford it now, so what burning it takes from whom. Words in
     `lang`."""
+    return encode(dragon_image(game, player, names, colours, lang=lang))
+
+
+def dragon_image(
+    game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
+) -> Image.Image:
+    """`render_dragon`'s picture before it is encoded (RGB)."""
     lang = picture_lang(lang)
     names = player_names(game, names, lang)
     colours = player_colours(game, colours)
@@ -401,7 +415,7 @@ def render_dragon(
         y += row_h + 6
     if not slots:
         text(draw, (PAD + 4, y + 20), translate(lang, "The builders' board is empty."), 18, fill=FAINT, anchor="lm")
-    return encode(im)
+    return im
 
 
 # -- confirming a placement and choosing the next domino in one tap ----------------------------------------------
@@ -418,6 +432,31 @@ def _stacked(a: Image.Image, b: Image.Image) -> Image.Image:
     im.paste(a, ((width - a.width) // 2, 0))
     im.paste(b, ((width - b.width) // 2, a.height))
     return im
+
+
+def render_steps(
+    top: str,
+    game: Game,
+    player: str,
+    kingdom_index: int,
+    claim_game: Game | None,
+    names: Mapping[str, str] | None,
+    colours: Mapping[str, RGB] | None,
+    *,
+    lang: str = "en",
+) -> bytes:
+    """The picture of the optional steps' panel: `top` ("tax": `render_tax`'s, "dragon": `render_dragon`'s,
+    "kingdom": the kingdom `kingdom_index`), above the dominoes to take next when `claim_game` (the game with the steps
+    skipped) is given; drawn, stacked, then encoded once."""
+    if top == "tax":
+        im = tax_image(game, player, names, colours, lang=lang)
+    elif top == "dragon":
+        im = dragon_image(game, player, names, colours, lang=lang)
+    else:
+        im = kingdom_image(game, kingdom_index, names, colours, lang=lang)
+    if claim_game is not None:
+        im = _stacked(im, offer_image(claim_game, player, names, colours, lang=lang))
+    return encode(im)
 
 
 def render_confirm(
