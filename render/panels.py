@@ -9,7 +9,6 @@ render_dragon(game, player, names, colours)   # what the dragon costs and what b
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 
 from PIL import Image
@@ -419,14 +418,9 @@ def dragon_image(
 
 
 # -- confirming a placement and choosing the next domino in one tap ----------------------------------------------
-def stack_pictures(top: bytes, bottom: bytes) -> bytes:
+def _stacked(a: Image.Image, b: Image.Image) -> Image.Image:
     """Two pictures one above the other, centred on the wider one's width (neither is scaled: their words keep
     their size)."""
-    a, b = Image.open(io.BytesIO(top)).convert("RGB"), Image.open(io.BytesIO(bottom)).convert("RGB")
-    return encode(_stacked(a, b))
-
-
-def _stacked(a: Image.Image, b: Image.Image) -> Image.Image:
     width = max(a.width, b.width)
     im = Image.new("RGB", (width, a.height + b.height), BACKGROUND)
     im.paste(a, ((width - a.width) // 2, 0))
