@@ -54,7 +54,7 @@ def test_every_level_plays_every_mode_with_legal_actions_only() -> None:
 @pytest.mark.parametrize("level", ["easy", "greedy-medium", "medium"])
 def test_greedy_levels_play_team_games_for_the_team(level: str) -> None:
     config = MODES["royal-wedding-6-teams"]
-    maker = GreedyMediumAgent if level == "greedy-medium" else lambda seed: make_agent(level, seed)
+    maker = GreedyMediumAgent if level == "greedy-medium" else lambda seed: fast_agent(level, seed)
     agents = {p: maker(seed=i) for i, p in enumerate(config.players)}
     game = play(Game.new(config, seed=5), agents)
     assert len(game.result().totals) == 3
