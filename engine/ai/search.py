@@ -74,6 +74,12 @@ OWN_NOISE = False
 # Measured (Kingdomino + Middle Kingdom + Harmony, 2 players, 0.1 s, hard with 0.5 vs hard with 1, 2026-11-25):
 # 54.2% (44-65%) of 83 games, score margin +0.1 +- 2.4 points: no gain shown, so the default stays 1.
 CLAIM_SHARE = 1.0
+# Share of the budget by mode (game, players), for modes whose turns the unit charges (fitted on 4-player Kingdomino,
+# Queendomino and Royal Wedding) make cheaper than the rest: in the arena (../shared/ai-arena, 2026-11-25, the same
+# load for both modes) hard used 0.74-0.78 s of CPU a turn (placement and claim) in 2-player Kingdomino against
+# 0.91-0.97 s in 4 players, where the paper's agents get 1.0 s a turn. With 1.3 a 2-player turn costs about what a
+# 4-player one does, about 1 s.
+MODE_SHARE = {("kingdomino", 2): 1.3}
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
@@ -143,7 +149,8 @@ class HardAgent:
         search = _Search(game, base, cands, rng, d.kingdom, deadline, self.win_bonus)
         alive = list(range(len(cands)))
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        budget = self.time_budget * UNITS_PER_SECOND * self.budget_share(base, d.kind) - SETUP_UNITS  # work units
+        share = self.budget_share(base, d.kind) * MODE_SHARE.get((game.config.game, len(game.kingdoms)), 1.0)
+        budget = self.time_budget * UNITS_PER_SECOND * share - SETUP_UNITS  # work units
         for r in range(rounds):
             if self.iterations is not None:
                 passes = max(1, self.iterations // (rounds * len(alive)))
