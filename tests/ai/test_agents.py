@@ -317,7 +317,7 @@ def test_claim_share_moves_effort_from_the_claim_to_the_placement_before_it() ->
 
 
 def test_two_player_kingdomino_decisions_get_the_modes_share_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A 2-player Kingdomino turn costs less CPU per work unit than a 4-player one: its decisions get MODE_SHARE (1.3)
+    # A 2-player Kingdomino turn costs less CPU per work unit than a 4-player one: its decisions get MODE_SHARE (1.15)
     # budgets, so more playouts than without it; a 4-player decision gets the same work either way.
     assert search.MODE_SHARE[("kingdomino", 2)] > 1
     for mode, more in (("kingdomino-2", True), ("kingdomino-4-bonuses", False)):
