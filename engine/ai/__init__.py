@@ -15,8 +15,8 @@ Levels:
 - `hard`: Monte Carlo search with greedy playouts (the rivals' claims in them a little noisy, so that they are not
   assumed to be exactly predictable; greedy placements remembered across a decision's playouts) and a fixed effort
   per decision: `time_budget` (default 1) is that effort in seconds of an idle machine (about 0.4-0.8 s of CPU here
-  on average, at most about 1 s), counted in work units, never read from the clock; `iterations=N` fixes the number
-  of playouts instead.
+  on average, at most about 1 s; 1.15 times that work in 2-player Kingdomino, whose turns cost less), counted in work
+  units, never read from the clock; `iterations=N` fixes the number of playouts instead.
 
 Every agent is deterministic for a given seed and game state, whatever the machine's load (the clock only stops a
 search at 30 times its budget, and not before 3 s: a safety stop normal use never reaches; see engine/ai/search.py), and safe

@@ -17,17 +17,17 @@ exactly predictable (3 points by default); the searching player's own playout cl
 In the last round (no line to come) the playouts read nothing of the sampled future: one pass, one playout per
 candidate, gives the exact values and ends the search.
 
-Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked
-at, plus a share per call, per turn and domino of the line, per Queendomino turn, per remembered placement, per
-playout and kingdom; see `playout_units`; the shares were fitted to the CPU time of whole games in five modes), which
-do not depend on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND` units, a rate set so that a
-search takes at most about its budget on an idle 2-core machine of 2026 (measured in CPU time, see
-benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore give the same action anywhere, however busy
-the machine. The clock is read only as a safety stop against a pathological slowdown, after every playout: the
-search ends at `CLOCK_STOP * time_budget` seconds (30 times its budget, and never before `CLOCK_STOP_MIN`, 3 s, so
-that `medium`'s tiny budget is not cut short by a busy moment either), which normal use never reaches; the agent
-then sets `stopped_by_clock`. `iterations=N` spreads about N playouts over the candidates instead (at least one per
-candidate still in the race in each round of halving).
+Determinism: how many playouts a decision gets is counted in work units (placement options the playouts looked at, plus
+a share per call, per turn and domino of the line, per Queendomino turn, per remembered placement, per playout and
+kingdom; see `playout_units`; the shares were fitted to the CPU time of whole games in five modes), which do not depend
+on the machine or its load: the budget is `time_budget * UNITS_PER_SECOND` units (times `MODE_SHARE` in 2-player
+Kingdomino, whose turns cost less CPU per unit), a rate set so that a search takes at most about its budget on an idle
+2-core machine of 2026 (measured in CPU time, see benchmarks/bench_ai.py `--calibrate`). A seed and a position therefore
+give the same action anywhere, however busy the machine. The clock is read only as a safety stop against a pathological
+slowdown, after every playout: the search ends at `CLOCK_STOP * time_budget` seconds (30 times its budget, and never
+before `CLOCK_STOP_MIN`, 3 s, so that `medium`'s tiny budget is not cut short by a busy moment either), which normal use
+never reaches; the agent then sets `stopped_by_clock`. `iterations=N` spreads about N playouts over the candidates
+instead (at least one per candidate still in the race in each round of halving).
 """
 
 from __future__ import annotations
@@ -74,6 +74,12 @@ OWN_NOISE = False
 # Measured (Kingdomino + Middle Kingdom + Harmony, 2 players, 0.1 s, hard with 0.5 vs hard with 1, 2026-11-25):
 # 54.2% (44-65%) of 83 games, score margin +0.1 +- 2.4 points: no gain shown, so the default stays 1.
 CLAIM_SHARE = 1.0
+# Share of the budget by mode (game, players), for modes whose turns the unit charges (fitted on 4-player Kingdomino,
+# Queendomino and Royal Wedding) make cheaper than the rest. 2-player Kingdomino, CPU a turn (placement and claim)
+# against 4 players at the same budget and load: 0.74-0.78 s against 0.91-0.97 s in the arena (../shared/ai-arena,
+# 2026-11-25, 0.81); 1.83 s against 2.00 s a budget on 2026-11-27 (load 10-15, 2 games of each at 0.1 and 0.3 s
+# against easy players, 0.92). With 1.15 a 2-player turn costs about what a 4-player one does.
+MODE_SHARE = {("kingdomino", 2): 1.15}
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
@@ -143,7 +149,8 @@ class HardAgent:
         search = _Search(game, base, cands, rng, d.kingdom, deadline, self.win_bonus)
         alive = list(range(len(cands)))
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        budget = self.time_budget * UNITS_PER_SECOND * self.budget_share(base, d.kind) - SETUP_UNITS  # work units
+        share = self.budget_share(base, d.kind) * MODE_SHARE.get((game.config.game, len(game.kingdoms)), 1.0)
+        budget = self.time_budget * UNITS_PER_SECOND * share - SETUP_UNITS  # work units
         for r in range(rounds):
             if self.iterations is not None:
                 passes = max(1, self.iterations // (rounds * len(alive)))

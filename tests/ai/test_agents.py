@@ -316,3 +316,20 @@ def test_claim_share_moves_effort_from_the_claim_to_the_placement_before_it() ->
         assert (shared.last_playouts > plain.last_playouts) is more, (position.decision(), more)
     with pytest.raises(ValueError, match="claim_share"):
         make_agent("hard", claim_share=2)
+
+
+def test_two_player_kingdomino_decisions_get_the_modes_share_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 2-player Kingdomino turn costs less CPU per work unit than a 4-player one: its decisions get MODE_SHARE (1.15)
+    # budgets, so more playouts than without it; a 4-player decision gets the same work either way.
+    assert search.MODE_SHARE[("kingdomino", 2)] > 1
+    for mode, more in (("kingdomino-2", True), ("kingdomino-4-bonuses", False)):
+        game = hard_position(mode, 3)
+        shared = make_agent("hard", 4, time_budget=0.1)
+        expected = shared.choose(game)
+        with monkeypatch.context() as m:
+            m.setattr(search, "MODE_SHARE", {})
+            plain = make_agent("hard", 4, time_budget=0.1)
+            assert plain.choose(game) in game.legal_actions()
+        assert (shared.last_playouts > plain.last_playouts) is more, mode
+        if not more:
+            assert plain.last_playouts == shared.last_playouts and plain.choose(game) == expected
