@@ -7,7 +7,6 @@ import asyncio
 import gc
 import logging
 import sys
-from pathlib import Path
 
 import discord
 from discord.ext import commands
@@ -63,7 +62,7 @@ class KingdominoBot(commands.AutoShardedBot):
         self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
         # A finished game's replay and chart are kept beside the SQLite file's place (cogs/pictures.py says why).
         database_path = getattr(self.settings, "database_path", None)
-        cache_dir = Path(database_path).parent / "pictures" if database_path else None
+        cache_dir = pictures.cache_dir_beside(database_path)
         pictures.configure(getattr(self.settings, "picture_workers", 0), cache_dir=cache_dir)
         workers = getattr(self.settings, "ai_workers", 0)
         if workers:

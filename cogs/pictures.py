@@ -618,6 +618,12 @@ class PicturePool:
 _pool = PicturePool()
 
 
+def cache_dir_beside(database_path: str | Path | None) -> Path | None:
+    """Where finished games' pictures are kept: a `pictures` folder beside the SQLite file (None: no such file, as on
+    PostgreSQL without one, keeps them in memory only). The bot and the local board keep them alike."""
+    return Path(database_path).parent / "pictures" if database_path else None
+
+
 def configure(workers: int, *, cache_dir: Path | None = None, warm: bool = True) -> PicturePool:
     """Draw in `workers` processes from now on (0: threads), keeping finished games' pictures in `cache_dir`; the
     bot calls it at start. `warm`: start the workers now (the local board, which draws no table, starts them only

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from pathlib import Path
 from typing import Any
 
 from db.models import GameRecord
@@ -109,7 +108,7 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
     # in the review lane's own process (nice +15) when there are picture workers (PICTURE_WORKERS, one per core
     # unless set). Only the review lane works here (the board draws the tables itself): one process a lane is enough,
     # started when first needed.
-    cache_dir = Path(settings.database_path).parent / "pictures" if getattr(settings, "database_path", None) else None
+    cache_dir = pictures.cache_dir_beside(getattr(settings, "database_path", None))
     pictures.configure(min(getattr(settings, "picture_workers", 0), 1), cache_dir=cache_dir, warm=False)
     if settings.ai_workers:
         from engine.ai.pool import AIPool
