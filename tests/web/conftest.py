@@ -44,6 +44,19 @@ def _chromium_or_skip() -> None:
     pytest.skip(message)
 
 
+REVIEW_EFFORT = (0.01, 4)  # tiny, as in tests/e2e/test_review.py: the review is the same code at any effort
+
+
+@pytest.fixture(autouse=True)
+def tiny_reviews(monkeypatch) -> None:
+    """A local game's end starts its post-game review (hard's search over every decision: at the real effort most of
+    a whole game's CPU in these tests, which look at the board, not at the review's strength: tests/ai/test_review.py
+    does). tests/web/test_review.py checks what the board shows of it."""
+    from cogs import reviews
+
+    monkeypatch.setattr(reviews, "EFFORT", REVIEW_EFFORT)
+
+
 @pytest.fixture
 async def browser() -> AsyncIterator:
     _chromium_or_skip()

@@ -31,14 +31,8 @@ from web.view import plain
 
 pytestmark = pytest.mark.e2e
 
-EFFORT = (0.01, 4)  # tiny, as in tests/e2e/test_review.py: the review is the same code at any effort
 WAIT = 120.0  # the review is worked out in a thread of the test's process, behind everything else
 SCREENS = "/tmp/webreview-screens"
-
-
-@pytest.fixture(autouse=True)
-def tiny_reviews(monkeypatch):
-    monkeypatch.setattr(reviews, "EFFORT", EFFORT)
 
 
 async def until(condition, what: str):
