@@ -329,7 +329,8 @@ def draw_kingdom(
     _draw_frame(draw, layout)
     _draw_squares(im, k, layout, colour)
     _draw_domino_edges(draw, k, layout)
-    coded = _draw_buildings(im, draw, k, layout, lang, codes, least)
+    marked = marked_cells(game, index)
+    coded = _draw_buildings(im, draw, k, layout, lang, codes, least, marked)
     _draw_knights_and_queen(im, game, index, layout, colour)
     if legal_spots:
         _draw_legal_spots(im, draw, layout, legal_spots)
@@ -386,20 +387,22 @@ def _draw_buildings(
     lang: str,
     codes: dict[str, str] | None,
     least: int,
+    marked: set[tuple[int, int]],
 ) -> set[str]:
-    """Buildings with their towers (or crowns); returns the ids of those shown by their code."""
+    """Buildings with their towers (or crowns); returns the ids of those shown by their code. On a `marked` cell (a
+    knight or the queen stands there too) the name leaves the top band to them, and crowns go to its left."""
     s = layout.cell
     coded: set[str] = set()
     for (r, c), (bid, towers) in k.buildings.items():
         x0, y0, _, _ = layout.cell_box(r, c)
         b = building(bid)
         name = building_title(lang, b.name, bid)
-        above = bool(towers or b.crowns)
+        above = icons_above(towers, b.crowns, (r, c) in marked)
         code = codes.get(bid) if codes else None
         im.paste(building_tile(name, s, above, code, least if code else 0), (x0, y0))
         if code is not None and least and not building_fits(name, s, above, least):
             coded.add(bid)
-        small = max(8, round(s * 0.28))
+        small = band_icon(s)
         if towers:
             for i in range(min(towers, 2)):
                 icons.paste(im, "tower", x0 + 2 + i * small * 0.7, y0 + 2, small)
@@ -407,24 +410,50 @@ def _draw_buildings(
                 size = max(least, small - 2, 9)
                 text(draw, (x0 + 4 + small * 1.7, y0 + 2), f"{towers}", size, bold=True, fill=OUTLINE)
         elif b.crowns:
+            left = x0 + 2 if (r, c) in marked else x0 + (s - small * b.crowns) / 2
             for i in range(b.crowns):
-                icons.paste(im, "crown", x0 + (s - small) / 2 + i * small, y0 + 2, small)
+                icons.paste(im, "crown", left + i * small, y0 + 2, small)
     return coded
+
+
+def band_icon(cell: int) -> int:
+    """The size of the icons in a building's top band (towers, crowns, a knight, the queen) on a `cell`-pixel square."""
+    return max(8, round(cell * 0.28))
+
+
+def icons_above(towers: int, crowns: int, marked: bool) -> bool:
+    """Whether a building's name leaves the top band of its square to icons: its towers or crowns, or a knight or
+    the queen standing on it (`marked`), which would otherwise cover the name."""
+    return bool(towers or crowns or marked)
+
+
+def marked_cells(game: Game, index: int) -> set[tuple[int, int]]:
+    """The cells of kingdom `index` where a knight or the queen stands."""
+    cells = set(game.kingdoms[index].knights_placed)
+    qc = queen_cell(game, index)
+    if qc is not None:
+        cells.add(qc)
+    return cells
 
 
 def _draw_knights_and_queen(im: Image.Image, game: Game, index: int, layout: GridLayout, colour: RGB) -> None:
     """The knights sent to tax, in the kingdom's colour, and the queen where she stands."""
     s = layout.cell
-    for r, c in game.kingdoms[index].knights_placed:
+    k = game.kingdoms[index]
+    small = band_icon(s)
+    for r, c in k.knights_placed:
         x0, y0, x1, _ = layout.cell_box(r, c)
-        size = round(s * 0.42)
-        icons.paste(im, "knight", x1 - size - 1, y0 + 1, size, colour)
+        if (r, c) in k.buildings:  # in the building's top band, above its name
+            icons.paste(im, "knight", x1 - small - 2, y0 + 2, small, colour)
+        else:
+            size = round(s * 0.42)
+            icons.paste(im, "knight", x1 - size - 1, y0 + 1, size, colour)
     qc = queen_cell(game, index)
     if qc is not None and layout.contains(*qc):
-        x0, y0, _, _ = layout.cell_box(*qc)
-        if qc in game.kingdoms[index].buildings:  # every square of her territory is built on: she stands in a corner
-            size = round(s * 0.42)
-            icons.paste(im, "queen", x0 + s - size - 1, y0 + s - size - 1, size)
+        x0, y0, x1, _ = layout.cell_box(*qc)
+        if qc in k.buildings:  # every square of her territory is built on: in the top band, left of a knight
+            beside = small * 0.75 if qc in set(k.knights_placed) else 0
+            icons.paste(im, "queen", x1 - small - 2 - beside, y0 + 2, small)
         else:
             size = round(s * 0.5)
             icons.paste(im, "queen", x0 + (s - size) / 2 + s * 0.06, y0 + s * 0.2, size)

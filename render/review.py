@@ -25,7 +25,17 @@ from i18n import messages as M
 
 from . import icons, tiles
 from .draw import Box, Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
-from .kingdom import GridLayout, building_codes, building_fits, draw_kingdom, grid_at, label_margin, window
+from .kingdom import (
+    GridLayout,
+    building_codes,
+    building_fits,
+    draw_kingdom,
+    grid_at,
+    icons_above,
+    label_margin,
+    marked_cells,
+    window,
+)
 from .palette import BACKGROUND, BOX_COLOURS, GOLD, MUTED, OUTLINE, PANEL, PANEL_EDGE, PANEL_LIGHT, PREVIEW, RGB, TEXT
 from .panels import _head, offer_line
 from .words import building_title, direction_word, domino_label, picture_lang
@@ -248,9 +258,11 @@ def _legend(position: Game, item: ReviewItem, cell: int, lang: str) -> list[str]
     assert d is not None
     codes = _codes(lang)
     coded = []
-    for bid, towers in position.kingdoms[d.kingdom].buildings.values():
+    marked = marked_cells(position, d.kingdom)
+    for at, (bid, towers) in position.kingdoms[d.kingdom].buildings.items():
         b = building(bid)
-        if not building_fits(building_title(lang, b.name, bid), cell, bool(towers or b.crowns), MIN_TEXT):
+        above = icons_above(towers, b.crowns, at in marked)
+        if not building_fits(building_title(lang, b.name, bid), cell, above, MIN_TEXT):
             coded.append(bid)
     items = sorted(f"{codes[bid]}: {building_title(lang, building(bid).name, bid)}" for bid in set(coded))
     lines, line = [], ""

@@ -171,3 +171,30 @@ def test_pictures_drawn_from_several_threads_at_once_are_the_same():
     with ThreadPoolExecutor(6) as pool:
         drawn = list(pool.map(lambda g: render_table(g, names_for(g), None, active(g)), games * 3))
     assert drawn == expected * 3
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "ro", "es"])
+def test_a_knight_or_the_queen_on_a_building_leaves_its_name_whole(lang):
+    # A knight sent to tax stands on a town square that may later hold a building: knight and queen then go in the
+    # building's top band, and the name below stays exactly as drawn under towers (it was half covered before).
+    from engine.components import building
+    from render.kingdom import building_tile
+    from render.large import kingdom_image
+    from render.words import building_title
+
+    game = state(config("queendomino", 2), 4, 1.0)
+    index, k = next((i, k) for i, k in enumerate(game.kingdoms) if k.buildings)
+    for cell in k.buildings:
+        if cell not in k.knights_placed:
+            k.knights_placed.append(cell)
+    picture = kingdom_image(game, index, None, None, lang=lang)
+    layout = kingdom_layout(game, index)
+    s = layout.cell
+    for (r, c), (bid, _towers) in k.buildings.items():
+        x0, y0, x1, y1 = layout.cell_box(r, c)
+        tile = building_tile(building_title(lang, building(bid).name, bid), s, True)
+        band = round(s * 0.3)
+        below = picture.crop((x0, y0 + band, x1, y1))
+        assert below.tobytes() == tile.crop((0, band, s, s)).tobytes(), f"{bid}'s name is covered ({lang})"
+        top = picture.crop((x0, y0, x1, y0 + band))
+        assert top.tobytes() != tile.crop((0, 0, s, band)).tobytes(), "the knight stands in the band"
