@@ -11,12 +11,17 @@ pictures' review lane. A finished game's review is started once per game in this
 `/look review` does: it also posts the review in the game's channel when nobody has yet), unless it is kept already;
 every request after that reads the cache or waits for that one piece of work. A review picture is drawn once per
 person and language (`pictures.kept` joins a drawing under way). The page asks again, waiting longer each time, until
-the answer is `ready`."""
+the answer is `ready`.
+
+A review that could not be made (its worker died, the lane timed out; logged) is `failed`, with the seconds until it
+is tried again (`retry`): asked for after `RETRY_AFTER` seconds, it is started once more, at most `ATTEMPTS` times
+in all; after that `retry` is null, and the page stops asking."""
 
 from __future__ import annotations
 
 import asyncio
 import struct
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -31,6 +36,8 @@ from render.review import ITEMS
 from .view import plain
 
 KEPT = 256  # games (and pictures) whose work this process remembers starting
+RETRY_AFTER = 60.0  # seconds a review that could not be made waits before it is started again
+ATTEMPTS = 3  # times a game's review is started here before the board says it could not be made, for good
 
 
 def shown_players(rec: GameRecord, viewers: tuple[int, ...]) -> list[str]:
@@ -50,10 +57,12 @@ def png_size(data: bytes) -> tuple[int, int] | None:
 class BoardReviews:
     """The reviews the board shows: each game's started once here, each picture drawn once per person and language."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: Any, *, clock=time.monotonic) -> None:
         self.service = service
+        self.clock = clock
         self._work: OrderedDict[int, asyncio.Task] = OrderedDict()
         self._drawn: OrderedDict[tuple[int, str, str], asyncio.Task] = OrderedDict()
+        self._failed: dict[int, tuple[int, float]] = {}  # game -> (its reviews that ended unmade, when the last did)
 
     @staticmethod
     def _held(tasks: OrderedDict, key: Any, start) -> asyncio.Task:
@@ -97,7 +106,11 @@ class BoardReviews:
         if review is None:
             work = self._started(rec)
             if work.done():  # it ended and nothing was kept: the review could not be made (logged)
-                return {"status": "failed", "text": translate(lang, M.REVIEW_NOT_MADE)}
+                retry = self._retry_in(rec)
+                if retry is None or retry > 0:
+                    return {"status": "failed", "text": translate(lang, M.REVIEW_NOT_MADE), "retry": retry}
+                del self._work[rec.id]
+                self._started(rec)
             return {"status": "pending", "text": translate(lang, M.WEB_REVIEW_WORKING)}
         drawn = {p: self._picture(rec, review, p, lang) for p in players if review.worst(p, 1)}
         if not all(task.done() for task in drawn.values()):
@@ -107,6 +120,23 @@ class BoardReviews:
         seated = any(e["you"] for e in entries)
         intro = translate(lang, M.REVIEW_YOURS_TITLE if seated else M.REVIEW_TITLE)
         return {"status": "ready", "intro": plain(intro), "players": entries}
+
+    def _retry_in(self, rec: GameRecord) -> float | None:
+        """Seconds until the game's unmade review may be started again (0: now), None when it was tried enough."""
+        now = self.clock()
+        failures, since = self._failed.get(rec.id, (0, None))
+        if since is None:  # this attempt's end, seen for the first time
+            failures, since = failures + 1, now
+            self._failed[rec.id] = (failures, since)
+            while len(self._failed) > KEPT:
+                del self._failed[next(iter(self._failed))]
+        if failures >= ATTEMPTS:
+            return None
+        left = RETRY_AFTER - (now - since)
+        if left <= 0:
+            self._failed[rec.id] = (failures, None)  # the next attempt, under way
+            return 0.0
+        return left
 
     @staticmethod
     def _entries(rec: GameRecord, review: Review, players: list[str], viewers: tuple[int, ...], lang: str, sizes):

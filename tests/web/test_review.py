@@ -228,6 +228,60 @@ async def test_a_local_game_starts_its_review_at_its_end_in_the_review_lane(loca
     assert pool.counts["review"] == done, "read from the cache: nothing worked out or drawn again"
 
 
+async def test_a_review_that_could_not_be_made_is_tried_again_later_then_given_up(local, monkeypatch):
+    """The review's work fails (a worker died, say): the board says it could not be made and when it will be tried
+    again; asked after that, it is started again and, if it works, shown; after ATTEMPTS failures, for good."""
+    from web import review as board_review
+
+    fails = {"left": 1}
+    tried = []  # each attempt's game seed
+    real = pictures.review_data
+
+    def failing(config, seed, *args):
+        tried.append(seed)
+        if fails["left"] > 0:
+            fails["left"] -= 1
+            raise RuntimeError("the review's worker died")
+        return real(config, seed, *args)
+
+    monkeypatch.setattr(pictures, "review_data", failing)
+    now = [1000.0]
+    local.board.reviews.clock = lambda: now[0]
+    retry = board_review.RETRY_AFTER
+
+    async def ended(http, gid):  # the answer once the attempt under way has ended
+        status, answer = await get_review(http, gid)
+        assert status == 200 and answer["status"] in ("pending", "failed", "ready"), answer
+        return answer if answer["status"] != "pending" else None
+
+    gid, (alice,) = await local_table(local, people=1, computers=1)
+    rec = await finish(local.service, gid, seed=2)
+    async with http_for(local.board, alice) as a:
+        failed = await until(lambda: ended(a, gid), "the first attempt's end")
+        assert failed == {"status": "failed", "text": S("REVIEW_NOT_MADE"), "retry": retry}
+        now[0] += retry / 2
+        assert (await get_review(a, gid))[1] == {**failed, "retry": retry / 2}, "not yet: nothing started"
+        assert tried == [rec.game.seed]
+        now[0] += retry / 2
+        assert (await get_review(a, gid))[1]["status"] == "pending", "started again"
+        ready = await until(lambda: ended(a, gid), "the second attempt's review")
+        assert ready["status"] == "ready" and [e["player"] for e in ready["players"]] == [str(alice)]
+        assert tried == [rec.game.seed] * 2
+
+    # Another game whose review never works out: started ATTEMPTS times in all, then no more.
+    fails["left"] = 99
+    gid2, (bob,) = await local_table(local, people=1, computers=1, seed=3)
+    rec2 = await finish(local.service, gid2, seed=3)
+    async with http_for(local.board, bob) as b:
+        for attempt in range(1, board_review.ATTEMPTS + 1):
+            answer = await until(lambda: ended(b, gid2), f"attempt {attempt}'s end")
+            assert answer["status"] == "failed"
+            assert answer["retry"] == (retry if attempt < board_review.ATTEMPTS else None), (attempt, answer)
+            now[0] += retry
+        assert (await get_review(b, gid2))[1]["retry"] is None
+    assert tried.count(rec2.game.seed) == board_review.ATTEMPTS, "given up: nothing started any more"
+
+
 # -- on the page ----------------------------------------------------------------------------------------------------
 PICTURE_SHOWN = """() => { const i = document.querySelector('#review img.review-pic');
   return !!i && i.complete && i.naturalWidth === 780; }"""

@@ -565,6 +565,9 @@
     if (data.status === "pending") {
       r.timer = setTimeout(() => loadReview(r), r.wait);
       r.wait = Math.min(r.wait * 2, 30000);
+    } else if (data.status === "failed" && typeof data.retry === "number") {
+      r.timer = setTimeout(() => loadReview(r), Math.ceil(data.retry) * 1000 + 500); // tried again by then
+      r.wait = 1000;
     } else if (data.status === "ready" && was === "pending") announce(S.review_ready);
   }
   function renderReview() {
