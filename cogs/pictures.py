@@ -60,6 +60,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+from engine.ai.pool import exit_with_parent
 from render import safe_render
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,7 @@ _holding: contextvars.ContextVar[frozenset] = contextvars.ContextVar("pictures_h
 
 
 def _start_worker(niceness: int = WORKER_NICENESS) -> None:
+    exit_with_parent()  # a bot killed with SIGKILL leaves no picture or review worker behind
     with contextlib.suppress(OSError):  # not allowed here: the same priority as the bot, still off its event loop
         os.nice(niceness)
     import render  # noqa: F401  (the fonts and the engine load once per worker, not on the first picture)
