@@ -436,13 +436,20 @@
       sv("text", { x: x(cc) + 9, y: y(cr) + 27, "font-size": 20, fill: "#3a3f4a", text: "♜" })));
     for (const b of k.buildings) {
       const [r, c] = b.cell;
-      svg.append(sv("g", {}, sv("rect", { x: x(c) + 4, y: y(r) + 4, width: C - 8, height: 16, rx: 2, fill: "#ecdec4", stroke: "#462820" }),
-        sv("text", { x: x(c) + 6, y: y(r) + 16, "font-size": 9, fill: "#462820", text: b.name.slice(0, 6) }),
+      svg.append(sv("g", { class: "building" }, sv("rect", { x: x(c) + 4, y: y(r) + 4, width: C - 8, height: 16, rx: 2, fill: "#ecdec4", stroke: "#462820" }),
+        sv("text", { x: x(c) + 6, y: y(r) + 16, "font-size": 9, fill: "#462820", text: b.name.slice(0, 6),
+          ...(b.name.length > 5 ? { textLength: C - 12, lengthAdjust: "spacingAndGlyphs" } : {}) }), // within the label
         b.towers ? sv("text", { x: x(c) + 24, y: y(r) + 34, "font-size": 11, fill: "#fff", text: "▲" + b.towers }) : null,
         sv("title", { text: `${b.name} (${cellName(r, c)})` })));
     }
-    for (const [r, c] of k.knights) svg.append(sv("g", {}, sv("circle", { cx: x(c) + 32, cy: y(r) + 9, r: 6, fill: "#f0f2f6", stroke: "#101218" }),
-      sv("text", { x: x(c) + 28.5, y: y(r) + 12.5, "font-size": 9, fill: "#101218", text: "♞" }), sv("title", { text: `${S.knights}: ${cellName(r, c)}` })));
+    // A knight on a building stands below its label (bottom left: a building's square has no crown, its towers are
+    // bottom right); elsewhere in the top right corner.
+    const built = new Set(k.buildings.map((b) => `${b.cell[0]},${b.cell[1]}`));
+    for (const [r, c] of k.knights) {
+      const [kx, ky] = built.has(`${r},${c}`) ? [x(c) + 11, y(r) + 29] : [x(c) + 32, y(r) + 9];
+      svg.append(sv("g", { class: "knight" }, sv("circle", { cx: kx, cy: ky, r: 6, fill: "#f0f2f6", stroke: "#101218" }),
+        sv("text", { x: kx - 3.5, y: ky + 3.5, "font-size": 9, fill: "#101218", text: "♞" }), sv("title", { text: `${S.knights}: ${cellName(r, c)}` })));
+    }
     if (mine) addTargets(svg, k, x, y, C);
     return svg;
   }
