@@ -9,6 +9,15 @@ from tests.e2e.play import latest_table, logged_actions, open_lobby, play_game, 
 pytestmark = pytest.mark.e2e
 
 
+@pytest.fixture(autouse=True)
+def story_once(bot, backend):
+    """A whole game's end draws its replay and chart from its log, alike on every backend: the SQLite variant draws
+    them (tests/e2e/test_calm.py checks them), the PostgreSQL variant checks what that store keeps and does not draw the
+    same pictures a second time."""
+    if backend == "postgresql":
+        bot.service.story_at_end = False
+
+
 def _people(fake, *users):
     return {str(u.id): u for u in users}
 
