@@ -2,17 +2,12 @@
 a developer's Ctrl-C twice, CI's limit) used to leave its servers running for hours."""
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import PostgresServer, PostgresUnavailable
-
-PATIENCE = 60.0  # an upper bound only: the server stops as soon as its guard sees the test process gone
+from tests.killed import kill_hard, project_python, running, wait_until
 
 STARTS_A_SERVER = """
 import sys, time
@@ -23,31 +18,8 @@ time.sleep(3600)
 """
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def wait_until(condition, what: str) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, f"still waiting after {PATIENCE:.0f} s: {what}"
-        time.sleep(0.05)
-
-
 def test_a_killed_test_process_leaves_no_server_running():
-    root = Path(__file__).resolve().parent.parent
-    test_process = subprocess.Popen(
-        [sys.executable, "-c", STARTS_A_SERVER],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    test_process = project_python(STARTS_A_SERVER)
     line = test_process.stdout.readline()  # type: ignore[union-attr]
     if not line:
         test_process.wait()
@@ -56,12 +28,11 @@ def test_a_killed_test_process_leaves_no_server_running():
             pytest.skip(f"PostgreSQL unavailable: {error.strip().splitlines()[-1]}")
         pytest.fail(f"the server did not start: {error}")
     pid, folder = int(line.split()[0]), Path(line.split()[1])
-    assert alive(pid) and folder.is_dir()
+    assert running(pid) and folder.is_dir()
 
-    test_process.send_signal(signal.SIGKILL)  # no finalizer, no atexit: as `timeout -s KILL` or the OOM killer would
-    test_process.wait()
+    kill_hard(test_process)
 
-    wait_until(lambda: not alive(pid), f"postgres {pid} still running after its test process was killed")
+    wait_until(lambda: not running(pid), f"postgres {pid} still running after its test process was killed")
     wait_until(lambda: not folder.exists(), f"{folder} still there")
 
 
@@ -77,4 +48,4 @@ def test_a_stopped_server_stops_its_guard_too():
     finally:
         server.stop()
     assert server.guard.poll() is not None, "the guard outlived the server it guarded"
-    assert not alive(server.process.pid)  # type: ignore[union-attr]
+    assert not running(server.process.pid)  # type: ignore[union-attr]
