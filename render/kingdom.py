@@ -329,9 +329,9 @@ def draw_kingdom(
     _draw_frame(draw, layout)
     _draw_squares(im, k, layout, colour)
     _draw_domino_edges(draw, k, layout)
-    marked = marked_cells(game, index)
-    coded = _draw_buildings(im, draw, k, layout, lang, codes, least, marked)
-    _draw_knights_and_queen(im, game, index, layout, colour)
+    queen = queen_cell(game, index)
+    coded = _draw_buildings(im, draw, k, layout, lang, codes, least, marked_cells(k, queen))
+    _draw_knights_and_queen(im, k, queen, layout, colour)
     if legal_spots:
         _draw_legal_spots(im, draw, layout, legal_spots)
     if preview is not None:
@@ -427,19 +427,16 @@ def icons_above(towers: int, crowns: int, marked: bool) -> bool:
     return bool(towers or crowns or marked)
 
 
-def marked_cells(game: Game, index: int) -> set[tuple[int, int]]:
-    """The cells of kingdom `index` where a knight or the queen stands."""
-    cells = set(game.kingdoms[index].knights_placed)
-    qc = queen_cell(game, index)
-    if qc is not None:
-        cells.add(qc)
-    return cells
+def marked_cells(k: Kingdom, queen: tuple[int, int] | None) -> set[tuple[int, int]]:
+    """The cells of kingdom `k` where a knight or the queen (at `queen`: `queen_cell`) stands."""
+    return set(k.knights_placed) | ({queen} if queen is not None else set())
 
 
-def _draw_knights_and_queen(im: Image.Image, game: Game, index: int, layout: GridLayout, colour: RGB) -> None:
-    """The knights sent to tax, in the kingdom's colour, and the queen where she stands."""
+def _draw_knights_and_queen(
+    im: Image.Image, k: Kingdom, qc: tuple[int, int] | None, layout: GridLayout, colour: RGB
+) -> None:
+    """The knights sent to tax, in the kingdom's colour, and the queen where she stands (`qc`: `queen_cell`)."""
     s = layout.cell
-    k = game.kingdoms[index]
     small = band_icon(s)
     for r, c in k.knights_placed:
         x0, y0, x1, _ = layout.cell_box(r, c)
@@ -448,11 +445,10 @@ def _draw_knights_and_queen(im: Image.Image, game: Game, index: int, layout: Gri
         else:
             size = round(s * 0.42)
             icons.paste(im, "knight", x1 - size - 1, y0 + 1, size, colour)
-    qc = queen_cell(game, index)
     if qc is not None and layout.contains(*qc):
         x0, y0, x1, _ = layout.cell_box(*qc)
         if qc in k.buildings:  # every square of her territory is built on: in the top band, left of a knight
-            beside = small * 0.75 if qc in set(k.knights_placed) else 0
+            beside = small * 0.75 if qc in k.knights_placed else 0
             icons.paste(im, "queen", x1 - small - 2 - beside, y0 + 2, small)
         else:
             size = round(s * 0.5)

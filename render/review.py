@@ -34,6 +34,7 @@ from .kingdom import (
     icons_above,
     label_margin,
     marked_cells,
+    queen_cell,
     window,
 )
 from .palette import BACKGROUND, BOX_COLOURS, GOLD, MUTED, OUTLINE, PANEL, PANEL_EDGE, PANEL_LIGHT, PREVIEW, RGB, TEXT
@@ -258,7 +259,7 @@ def _legend(position: Game, item: ReviewItem, cell: int, lang: str) -> list[str]
     assert d is not None
     codes = _codes(lang)
     coded = []
-    marked = marked_cells(position, d.kingdom)
+    marked = marked_cells(position.kingdoms[d.kingdom], queen_cell(position, d.kingdom))
     for at, (bid, towers) in position.kingdoms[d.kingdom].buildings.items():
         b = building(bid)
         above = icons_above(towers, b.crowns, at in marked)
