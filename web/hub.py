@@ -2,8 +2,10 @@
 
 The game store is wrapped (`WatchedStore`) so that every write that changes a game (a move from Discord, from the
 board, a computer player, a deadline, an undo, a start, a cancel, a lobby change) tells the hub once it is
-committed. A board's connection waits on its game's `Topic`; what it sends is always read again from the store, so
-a missed or doubled notice costs nothing but a read (the board asks by version numbers and catches up).
+committed. A board's connection waits on its game's `Topic`; what it sends is read again from the store, so a missed
+or doubled notice costs nothing but a read (the board asks by version numbers and catches up) -- except a move the
+commit path saved in this process: it hands the hub a copy of the game at its new version (`saved`), which the
+boards take instead of reading back (and decoding) what was just written, as long as nothing newer was heard of.
 
 Moves made by another process on the same database (another shard) arrive through the store's version feed
 (`db.changes`: NOTIFY on PostgreSQL, a poll of the watched games' versions on SQLite), started when the first board
@@ -14,8 +16,12 @@ through the feed, wakes nobody twice.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any
+
+from db.models import GameRecord, GameStatus
+from engine import Game
 
 # Store methods that change one game, by the position of the game id among their arguments (all take it first).
 GAME_WRITES: frozenset[str] = frozenset(
@@ -36,15 +42,17 @@ GAME_WRITES: frozenset[str] = frozenset(
 
 class Topic:
     """One game's news: how many changes this hub saw (`version`), the newest game version it heard of (`seen`, -1:
-    none yet), and a condition its watchers wait on."""
+    none yet), a condition its watchers wait on, and the game at `seen` as the commit path of this process saved it
+    (`handed`: None when it was not, or something else was heard of since)."""
 
-    __slots__ = ("changed", "seen", "version", "watchers")
+    __slots__ = ("changed", "handed", "seen", "version", "watchers")
 
     def __init__(self) -> None:
         self.version = 0
         self.seen = -1
         self.watchers = 0
         self.changed = asyncio.Event()
+        self.handed: GameRecord | None = None
 
 
 class Hub:
@@ -82,9 +90,27 @@ class Hub:
     def _wake(topic: Topic, version: int | None) -> None:
         if version is not None:
             topic.seen = version
+        topic.handed = None  # whatever was handed is no longer the newest (`saved` hands the new one next)
         topic.version += 1
         event, topic.changed = topic.changed, asyncio.Event()
         event.set()
+
+    def saved(self, record: GameRecord, game: Game) -> None:
+        """The commit path of this process saved `game` as version `record.version` of its game (`record`: the game
+        as it read it, at that version): keep a copy of it for the game's boards, if anyone watches it and that is
+        the newest version heard of. A finished game is not kept (its save changed more than the state: its status,
+        its results), nor one whose version the store did not report (`publish` without one)."""
+        topic = self._topics.get(record.id)
+        if topic is None or topic.seen != record.version or game.is_over or record.status != GameStatus.PLAYING:
+            return
+        topic.handed = dataclasses.replace(record, game=game.clone(), state=None)
+
+    def handed(self, game_id: int) -> GameRecord | None:
+        """The game at the newest version heard of, as this process's commit path saved it (None: read the store)."""
+        topic = self._topics.get(game_id)
+        if topic is None or topic.handed is None or topic.handed.version != topic.seen:
+            return None
+        return topic.handed
 
     def follow(self, store: Any) -> None:
         """Hear of the changes other processes make to `store`'s games (its version feed, if it has one), from the
@@ -155,6 +181,11 @@ class WatchedStore:
             return result
 
         return written
+
+    def saved(self, record: GameRecord, game: Game) -> None:
+        """The commit path saved `game` as version `record.version` (its `save_move` returned): the hub keeps a copy
+        for the boards (`Hub.saved`)."""
+        self._hub.saved(record, game)
 
     @property
     def inner(self) -> Any:
