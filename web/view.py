@@ -212,6 +212,18 @@ def recent_events(game: Game, count: int = LOG_LINES) -> list:
     return events
 
 
+def log_lines(events: list, rec: GameRecord, lang: str) -> list[str]:
+    """The last LOG_LINES lines the events make (some make none), worded from the newest back until there are
+    enough: the events kept are about three times as many as the lines shown."""
+    game = rec.game
+    lines: list[str] = []
+    for event in reversed(events):
+        if len(lines) == LOG_LINES:
+            break
+        lines.extend(event_lines([event], rec.seats, game, lang))
+    return [plain(line) for line in reversed(lines)]
+
+
 def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
     """What every viewer of a game in play (or over) sees alike: made once per version and language, and shared by
     the views of all its viewers (`game_view(..., table=...)`)."""
@@ -229,7 +241,7 @@ def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
         "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
         "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
         "dragon": game.dragon_slot,
-        "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],
+        "log": log_lines(events or [], rec, lang),
         "placed": [list(c) for c in game.placed_this_turn] if game.placed_this_turn else None,
     }
     d = game.decision()
