@@ -338,6 +338,21 @@ def histogram(metric) -> dict[str, float]:
     return out
 
 
+def server_cpu_seconds(server) -> float:
+    """CPU seconds of the PostgreSQL server so far: its postmaster's, its children's that ended (cutime, cstime)
+    and its live children's (the connections' backends); 0 without a server process."""
+    process = getattr(server, "process", None)
+    if process is None:
+        return 0.0
+    total = 0.0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total = sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{process.pid}/task").iterdir():
+            total += sum(process_cpu_seconds(int(pid)) for pid in (task / "children").read_text().split())
+    return total
+
+
 def counted_by(metric, label: str) -> dict[str, float]:
     """A labelled Prometheus counter's totals by the value of `label`."""
     return {
@@ -545,7 +560,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "board_connections": bot.hub.connections if getattr(bot, "hub", None) is not None else 0,
             "push": histogram(bot.board.metrics.push) if getattr(bot, "board", None) is not None else {},
             "board_snapshots": counted_by(bot.board.metrics.board_reads, "source")
-            if getattr(bot, "board", None) is not None
+            if hasattr(getattr(getattr(bot, "board", None), "metrics", None), "board_reads")
             else {},
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
@@ -1147,6 +1162,8 @@ def report(r: dict, wall: float) -> list[str]:
         f"(its RSS {r['fake_rss_mb']:.0f} MB, {r['fake_rss_before_mb']:.0f} before the games; uploads dropped "
         f"{r['trimmed_mb']:.0f} MB)"
     )
+    if r.get("pg_cpu_s") is not None:
+        print(f"    the PostgreSQL server's CPU over the whole run (set-up, window, end): {r['pg_cpu_s']:.1f} s")
     if r["mode"] == "load":
         print(
             f"    target RSS < {TARGET_RSS_MB:g} MB{'' if r['games'] >= 200 else ' (for 200 games)'}: {verdict(rss_ok)}"
@@ -1262,6 +1279,8 @@ def pooled(runs: list[dict]) -> dict:
     out = {**runs[0], "ack_ms": spread([a for r in runs for a in r["acks"]])}
     for key in ("bot_cpu_s", "workers_cpu_s", "fake_cpu_s", "window_s", "interactions", "turns"):
         out[key] = sum(r[key] for r in runs)
+    if all(r.get("pg_cpu_s") is not None for r in runs):
+        out["pg_cpu_s"] = sum(r["pg_cpu_s"] for r in runs)
     if runs[0].get("boards"):
         out["boards"] = {**runs[0]["boards"], "work_cpu_s": sum(r["boards"]["work_cpu_s"] for r in runs)}
     return out
@@ -1276,7 +1295,7 @@ def repeat_boards(quiet: dict, watched: dict, cfg: dict, repeat: int, server) ->
             run_cfg = {**cfg, "boards": boards}
             if cfg["backend"] == "postgres":
                 run_cfg["database_url"] = asyncio.run(new_database(server))
-            done, _ = run_child(run_cfg)
+            done, _ = run_child(run_cfg, server)
             if done is not None:
                 runs.append(done)
         q, w = quiets[-1]["ack_ms"], watcheds[-1]["ack_ms"]
@@ -1284,7 +1303,8 @@ def repeat_boards(quiet: dict, watched: dict, cfg: dict, repeat: int, server) ->
             f"\n  pair {n}/{repeat} ({cfg['backend']}, load average {os.getloadavg()[0]:.1f}): click -> first response "
             f"p99 without boards {q['p99']:.1f} ms (n={q['n']}, bot CPU {quiets[-1]['bot_cpu_s']:.1f} s), with "
             f"{w['p99']:.1f} ms (n={w['n']}, bot CPU {watcheds[-1]['bot_cpu_s']:.1f} s, the boards' work "
-            f"{watcheds[-1]['boards']['work_cpu_s']:.2f} s)"
+            f"{watcheds[-1]['boards']['work_cpu_s']:.2f} s; PostgreSQL {quiets[-1].get('pg_cpu_s', 0):.1f} and "
+            f"{watcheds[-1].get('pg_cpu_s', 0):.1f} s)"
         )
     print(
         f"\n  {len(quiets)} runs without boards and {len(watcheds)} with, pooled: bot CPU {sum_of(quiets, 'bot_cpu_s'):.1f}"
@@ -1317,6 +1337,17 @@ def compare_boards(quiet: dict, watched: dict) -> list[str]:
         f"  clicks: {before['n']} without boards, {during['n']} with; each p99 is the slowest "
         f"{tail_count(before['n'])} and {tail_count(during['n'])} of them"
     )
+    for label, r in (("without boards", quiet), ("with boards", watched)):
+        per = r["bot_cpu_s"] / r["interactions"] * 1000 if r["interactions"] else float("nan")
+        pg = (
+            f"; the PostgreSQL server {r['pg_cpu_s']:.1f} s over the whole runs"
+            if r.get("pg_cpu_s") is not None
+            else ""
+        )
+        print(
+            f"  CPU {label}: the bot {r['bot_cpu_s']:.1f} s in {r['window_s']:.0f} s of window, {per:.1f} ms per "
+            f"interaction ({r['interactions']}){pg}"
+        )
     p99 = during["p99"] / before["p99"] if before["p99"] else float("nan")
     return [] if p99 <= 1 + BOARDS_TOLERANCE else [f"click->first response p99 with open boards ({quiet['backend']})"]
 
@@ -1337,8 +1368,11 @@ async def new_database(server) -> str:
     return await DatabaseFactory(server).create()
 
 
-def run_child(cfg: dict) -> tuple[dict | None, float]:
+def run_child(cfg: dict, server=None) -> tuple[dict | None, float]:
+    """One scenario in a process of its own; with the PostgreSQL `server`, its CPU over the scenario (setup and
+    window) is added to the result (`pg_cpu_s`)."""
     began = time.perf_counter()
+    pg_before = server_cpu_seconds(server) if cfg["backend"] == "postgres" else 0.0
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(cfg)],
         stdout=subprocess.PIPE,
@@ -1349,7 +1383,10 @@ def run_child(cfg: dict) -> tuple[dict | None, float]:
     wall = time.perf_counter() - began
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
-            return json.loads(line[7:]), wall
+            result = json.loads(line[7:])
+            if server is not None and cfg["backend"] == "postgres":
+                result["pg_cpu_s"] = server_cpu_seconds(server) - pg_before
+            return result, wall
     print(f"\n!! the scenario {cfg['backend']} {cfg['games']} games failed (exit {proc.returncode}):")
     print("\n".join(proc.stdout.splitlines()[-20:]))
     return None, wall
@@ -1454,7 +1491,7 @@ def main(argv: list[str] | None = None) -> int:
                 cfg = {**base, "backend": backend, "games": n, "workers": args.workers}
                 if backend == "postgres":
                     cfg["database_url"] = asyncio.run(new_database(server))
-                result, wall = run_child(cfg)
+                result, wall = run_child(cfg, server)
                 if result is None:
                     missed.append(f"the {backend} run with {n} games did not finish")
                 else:
@@ -1475,7 +1512,7 @@ def main(argv: list[str] | None = None) -> int:
                     cfg = {**cfg, "flood": None, "boards": {"connections": args.boards, "games": args.board_games}}
                     if backend == "postgres":
                         cfg["database_url"] = asyncio.run(new_database(server))
-                    watched, wall = run_child(cfg)
+                    watched, wall = run_child(cfg, server)
                     if watched is None:
                         missed.append(f"the {backend} run with {n} games and {args.boards} open boards did not finish")
                     else:
