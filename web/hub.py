@@ -10,7 +10,9 @@ boards take instead of reading back (and decoding) what was just written, as lon
 Moves made by another process on the same database (another shard) arrive through the store's version feed
 (`db.changes`: NOTIFY on PostgreSQL, a poll of the watched games' versions on SQLite), started when the first board
 opens. Each topic remembers the newest game version it heard of, so a process's own write, heard a second time
-through the feed, wakes nobody twice.
+through the feed, wakes nobody twice; a notice heard while a write of this process on the game is under way (most
+often that write's own, sent at its commit before the writer hears of it) waits for the write's end, so that the
+boards take the game as the commit path saved it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class Hub:
 
     def __init__(self) -> None:
         self._topics: dict[int, Topic] = {}
+        self._writing: dict[int, int] = {}  # per game: this process's writes under way (`writing`, `wrote`)
+        self._held: dict[int, int] = {}  # per game: the newest version the feed told of while one was under way
         self.listeners: list[Callable[[int], None]] = []
         self.feed: Any = None  # the store's version feed (db.changes.VersionFeed), once `follow` was called
 
@@ -81,10 +85,34 @@ class Hub:
 
     def heard(self, game_id: int, version: int) -> None:
         """The feed says game `game_id` is at `version` (written here or by another process): wake its watchers if
-        that is newer than what this hub knew."""
+        that is newer than what this hub knew. While a write of this process on the game is under way, the notice
+        waits for its end (`wrote`): most often it is that write's own (PostgreSQL sends it at the commit, before
+        the writer hears that it committed), and the boards then take the game as the commit path saved it."""
         topic = self._topics.get(game_id)
-        if topic is not None and version > topic.seen:
-            self._wake(topic, version)
+        if topic is None or version <= topic.seen:
+            return
+        if self._writing.get(game_id):
+            self._held[game_id] = max(version, self._held.get(game_id, -1))
+            return
+        self._wake(topic, version)
+
+    def writing(self, game_id: int) -> None:
+        """A write of this process on game `game_id` begins (WatchedStore)."""
+        self._writing[game_id] = self._writing.get(game_id, 0) + 1
+
+    def wrote(self, game_id: int, version: int | None, *, committed: bool) -> None:
+        """That write ended: committed (`version`: the game's new version, when known), or not. The watchers hear of
+        it (`publish`), then of anything newer the feed told of meanwhile."""
+        left = self._writing.get(game_id, 1) - 1
+        if left > 0:
+            self._writing[game_id] = left
+        else:
+            self._writing.pop(game_id, None)
+        if committed:
+            self.publish(game_id, version)
+        held = self._held.pop(game_id, None) if left <= 0 else None
+        if held is not None:
+            self.heard(game_id, held)
 
     @staticmethod
     def _wake(topic: Topic, version: int | None) -> None:
@@ -175,9 +203,14 @@ class WatchedStore:
             return value
 
         async def written(game_id: int, *args: Any, **kwargs: Any) -> Any:
-            result = await value(game_id, *args, **kwargs)
+            self._hub.writing(game_id)
+            try:
+                result = await value(game_id, *args, **kwargs)
+            except BaseException:
+                self._hub.wrote(game_id, None, committed=False)
+                raise
             version = result if isinstance(result, int) else getattr(result, "version", None)
-            self._hub.publish(game_id, version if isinstance(version, int) else None)
+            self._hub.wrote(game_id, version if isinstance(version, int) else None, committed=True)
             return result
 
         return written

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import pytest
+
 from web.hub import GAME_WRITES, Hub, wait_changed, watched
 
 
@@ -92,3 +94,56 @@ async def test_the_watched_store_passes_the_commit_paths_hand_over_to_the_hub():
     handed = hub.handed(1)
     assert handed is not None and handed.version == version == rec.version + 1
     assert handed.game.to_dict() == game.to_dict() and handed.seats == seats
+
+
+async def test_a_notice_of_the_feed_heard_during_a_write_here_waits_for_its_end():
+    """PostgreSQL sends a write's notice at its commit: the feed may tell the hub of the new version before the
+    writer hears that it committed. The boards are woken once the write returned (and then take the game as the
+    commit path saved it, not read back); a newer version told meanwhile (another process wrote after) still wakes
+    them, and so does one told during a write that failed."""
+    from tests.web.test_view import position, record
+
+    hub = Hub()
+    topic = hub.watch(7)
+
+    class Feeding(Store):
+        def __init__(self) -> None:
+            super().__init__()
+            self.told: int | None = None
+            self.during: list[int] = []  # the hub's count of changes seen, as the write is about to return
+
+        async def save_move(self, game_id: int, version: int, **_) -> int:
+            hub.heard(game_id, version + 1)  # its own notice, first
+            if self.told is not None:
+                hub.heard(game_id, self.told)
+            self.during.append(hub.version_of(game_id))
+            return version + 1
+
+    inner = Feeding()
+    store = watched(inner, hub)
+    change = topic.changed
+    game, seats = position(0, 2, 3)
+    rec = dataclasses.replace(record(game, seats), id=7, version=3)
+
+    assert await store.save_move(7, 3, state={}) == 4
+    assert inner.during == [0], "nobody woken during the write"
+    assert change.is_set() and hub.version_of(7) == 1, "woken once, when the write returned"
+    store.saved(dataclasses.replace(rec, version=4), game)
+    assert hub.handed(7) is not None and hub.handed(7).version == 4
+
+    inner.told = 9  # another process's version 9 came while this write (version 5) was under way
+    assert await store.save_move(7, 4, state={}) == 5
+    assert inner.during == [0, 1], "nobody woken during the write"
+    assert hub.version_of(7) == 3 and topic.seen == 9, "woken for the write, then for the newer version"
+    store.saved(dataclasses.replace(rec, version=5), game)
+    assert hub.handed(7) is None, "version 9 is newer than what was saved here: read the store"
+
+    class Failing(Store):
+        async def save_move(self, game_id: int, version: int, **_) -> int:
+            hub.heard(game_id, 12)
+            raise RuntimeError("stale")
+
+    failing = watched(Failing(), hub)
+    with pytest.raises(RuntimeError):
+        await failing.save_move(7, 9, state={})
+    assert hub.version_of(7) == 4 and topic.seen == 12, "the notice told during a failed write still wakes them"
