@@ -5,7 +5,7 @@ whole turns, computer players of every level, on SQLite and on PostgreSQL.
                                              [--backends sqlite postgres] [--workers 2] [--picture-workers 2]
                                              [--guilds 4] [--profile FILE]
                                              [--hard-games 20] [--hard-seconds 7] [--no-hard | --only-hard]
-                                             [--stub-pictures] [--full]
+                                             [--stub-pictures] [--full] [--boards N [--repeat R]]
                                              [--replay-flood [--flood-burst 70] [--flood-every 1.5] [--flood-games 6]]
 
 Each scenario runs in its own process (a fresh interpreter): a `FakeDiscord` (tests/fakediscord) and the people
@@ -56,7 +56,10 @@ process of their own as browsers would be, each signed in through a player's lin
 run without boards). The bot's board server listens in every run (WEB_PORT: a free port), with or without boards.
 With boards it also prints the boards' own work on the bot's event loop, in CPU time (not inflated by other
 processes on a shared machine): in all, and per turn of the loop (what a click arriving in that turn waits for);
-and how fresh the boards were kept (the bot's push histogram). Every load run prints the AI pool's queue (the most
+and how fresh the boards were kept (the bot's push histogram) and where the game states they drew came from (handed
+over by the commit path, read from the store). The callbacks are timed in the runs without boards too, so that the
+timing costs both runs alike. The comparison says how many clicks each p99 rests on; `--repeat R` runs R pairs
+(without, with the boards, alternating) and compares their clicks pooled. Every load run prints the AI pool's queue (the most
 decisions waiting in each third of the window, each decision's time computing in a worker by its cost, asked to
 answered) and where the slowest tables' time went (their computers' decisions between the click and the table).
 """
@@ -335,6 +338,31 @@ def histogram(metric) -> dict[str, float]:
     return out
 
 
+def server_cpu_seconds(server) -> float:
+    """CPU seconds of the PostgreSQL server so far: its postmaster's, its children's that ended (cutime, cstime)
+    and its live children's (the connections' backends); 0 without a server process."""
+    process = getattr(server, "process", None)
+    if process is None:
+        return 0.0
+    total = 0.0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total = sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{process.pid}/task").iterdir():
+            total += sum(process_cpu_seconds(int(pid)) for pid in (task / "children").read_text().split())
+    return total
+
+
+def counted_by(metric, label: str) -> dict[str, float]:
+    """A labelled Prometheus counter's totals by the value of `label`."""
+    return {
+        sample.labels[label]: sample.value
+        for family in metric.collect()
+        for sample in family.samples
+        if sample.name.endswith("_total")
+    }
+
+
 def process_cpu_seconds(pid: int | str = "self") -> float:
     """User + system CPU seconds of a process so far (/proc/PID/stat), 0 if it is gone."""
     with contextlib.suppress(OSError, ValueError, IndexError):
@@ -506,7 +534,8 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             collections.append((time.monotonic(), info["generation"], wall * 1000, cpu * 1000))
 
     gc.callbacks.append(time_collections)
-    board_turns = time_board_work(loop) if bench.get("boards") else []
+    # in every run, with boards or without: the timing of each callback costs the loop alike in both runs compared
+    board_turns = time_board_work(loop)
 
     def snapshot() -> None:
         from cogs import pictures
@@ -530,6 +559,9 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             "store": probes["store"].summary(time.monotonic() - started) if "store" in probes else None,
             "board_connections": bot.hub.connections if getattr(bot, "hub", None) is not None else 0,
             "push": histogram(bot.board.metrics.push) if getattr(bot, "board", None) is not None else {},
+            "board_snapshots": counted_by(bot.board.metrics.board_reads, "source")
+            if hasattr(getattr(getattr(bot, "board", None), "metrics", None), "board_reads")
+            else {},
             "rss": status_kb(),
             "workers_rss_mb": [status_kb(pid).get("VmRSS", 0) / 1024 for pid in children],
             "cpu_s": process_cpu_seconds(),
@@ -871,6 +903,7 @@ async def run_scenario(cfg: dict) -> dict:
         "window_s": window,
         "interactions": probe.interactions,
         "ack_ms": spread(probe.acks),
+        "acks": probe.acks,  # every click's, for runs pooled (--repeat)
         "table_person_ms": spread(to_person),
         "table_computers_ms": spread(after_computers),
         "lag_ms": spread([lag for lag, _ in lags]),
@@ -925,6 +958,10 @@ async def run_scenario(cfg: dict) -> dict:
             "work_cpu_s": sum(ms for ms, _ in board_turns) / 1000,
             "callbacks_per_turn": spread([float(n) for _, n in board_turns]),
             "push": {k: v - cpu_before.get("push", {}).get(k, 0.0) for k, v in measured.get("push", {}).items()},
+            "snapshots": {
+                k: v - cpu_before.get("board_snapshots", {}).get(k, 0.0)
+                for k, v in measured.get("board_snapshots", {}).items()
+            },
         }
         if boards_seen is not None
         else None,
@@ -1125,6 +1162,8 @@ def report(r: dict, wall: float) -> list[str]:
         f"(its RSS {r['fake_rss_mb']:.0f} MB, {r['fake_rss_before_mb']:.0f} before the games; uploads dropped "
         f"{r['trimmed_mb']:.0f} MB)"
     )
+    if r.get("pg_cpu_s") is not None:
+        print(f"    the PostgreSQL server's CPU over the whole run (set-up, window, end): {r['pg_cpu_s']:.1f} s")
     if r["mode"] == "load":
         print(
             f"    target RSS < {TARGET_RSS_MB:g} MB{'' if r['games'] >= 200 else ' (for 200 games)'}: {verdict(rss_ok)}"
@@ -1177,6 +1216,12 @@ def report(r: dict, wall: float) -> list[str]:
                 f"{fmt(b['work_per_turn_ms'])}; callbacks in such a turn p50 {b['callbacks_per_turn']['p50']:.0f} "
                 f"p99 {b['callbacks_per_turn']['p99']:.0f} max {b['callbacks_per_turn']['max']:.0f}"
             )
+        sources = b.get("snapshots") or {}
+        if sources:
+            print(
+                f"    the games' new states the boards drew: {sources.get('handed', 0):.0f} handed over by the commit "
+                f"path, {sources.get('store', 0):.0f} read from the store"
+            )
         push = b.get("push") or {}
         if push.get("count"):
             within = ", ".join(f"{float(le):g} s {push[le] / push['count']:.0%}" for le in ("0.1", "0.25", "1.0"))
@@ -1223,6 +1268,56 @@ def compare_flood(quiet: dict, flooded: dict) -> list[str]:
     return missed
 
 
+def tail_count(n: int) -> int:
+    """How many of `n` samples are at or above their p99 (`pct`): what the p99 rests on."""
+    return n - max(1, math.ceil(0.99 * n)) + 1 if n else 0
+
+
+def pooled(runs: list[dict]) -> dict:
+    """Runs of the same scenario taken as one: their clicks' first responses pooled (and the boards' figures, the
+    CPU and the interactions summed), for a p99 that rests on more clicks."""
+    out = {**runs[0], "ack_ms": spread([a for r in runs for a in r["acks"]])}
+    for key in ("bot_cpu_s", "workers_cpu_s", "fake_cpu_s", "window_s", "interactions", "turns"):
+        out[key] = sum(r[key] for r in runs)
+    if all(r.get("pg_cpu_s") is not None for r in runs):
+        out["pg_cpu_s"] = sum(r["pg_cpu_s"] for r in runs)
+    if runs[0].get("boards"):
+        out["boards"] = {**runs[0]["boards"], "work_cpu_s": sum(r["boards"]["work_cpu_s"] for r in runs)}
+    return out
+
+
+def repeat_boards(quiet: dict, watched: dict, cfg: dict, repeat: int, server) -> tuple[dict, dict]:
+    """`repeat` - 1 more pairs of runs, without then with the boards (alternating, so that the machine's drift
+    falls on both alike), each pair's p99 printed; returns the runs of each kind pooled (`pooled`)."""
+    quiets, watcheds = [quiet], [watched]
+    for n in range(2, repeat + 1):
+        for boards, runs in ((None, quiets), (cfg["boards"], watcheds)):
+            run_cfg = {**cfg, "boards": boards}
+            if cfg["backend"] == "postgres":
+                run_cfg["database_url"] = asyncio.run(new_database(server))
+            done, _ = run_child(run_cfg, server)
+            if done is not None:
+                runs.append(done)
+        q, w = quiets[-1]["ack_ms"], watcheds[-1]["ack_ms"]
+        print(
+            f"\n  pair {n}/{repeat} ({cfg['backend']}, load average {os.getloadavg()[0]:.1f}): click -> first response "
+            f"p99 without boards {q['p99']:.1f} ms (n={q['n']}, bot CPU {quiets[-1]['bot_cpu_s']:.1f} s), with "
+            f"{w['p99']:.1f} ms (n={w['n']}, bot CPU {watcheds[-1]['bot_cpu_s']:.1f} s, the boards' work "
+            f"{watcheds[-1]['boards']['work_cpu_s']:.2f} s; PostgreSQL {quiets[-1].get('pg_cpu_s', 0):.1f} and "
+            f"{watcheds[-1].get('pg_cpu_s', 0):.1f} s)"
+        )
+    print(
+        f"\n  {len(quiets)} runs without boards and {len(watcheds)} with, pooled: bot CPU {sum_of(quiets, 'bot_cpu_s'):.1f}"
+        f" s and {sum_of(watcheds, 'bot_cpu_s'):.1f} s over {sum_of(quiets, 'window_s'):.0f} s and "
+        f"{sum_of(watcheds, 'window_s'):.0f} s of windows"
+    )
+    return pooled(quiets), pooled(watcheds)
+
+
+def sum_of(runs: list[dict], key: str) -> float:
+    return sum(r[key] for r in runs)
+
+
 def compare_boards(quiet: dict, watched: dict) -> list[str]:
     """Click to first response with and without the open boards: p99 within BOARDS_TOLERANCE. Returns what missed."""
     b = watched["boards"]
@@ -1238,6 +1333,21 @@ def compare_boards(quiet: dict, watched: dict) -> list[str]:
             good = ratio <= 1 + BOARDS_TOLERANCE
             line += f"   target within {BOARDS_TOLERANCE:.0%}: {verdict(good)}"
         print(line)
+    print(
+        f"  clicks: {before['n']} without boards, {during['n']} with; each p99 is the slowest "
+        f"{tail_count(before['n'])} and {tail_count(during['n'])} of them"
+    )
+    for label, r in (("without boards", quiet), ("with boards", watched)):
+        per = r["bot_cpu_s"] / r["interactions"] * 1000 if r["interactions"] else float("nan")
+        pg = (
+            f"; the PostgreSQL server {r['pg_cpu_s']:.1f} s over the whole runs"
+            if r.get("pg_cpu_s") is not None
+            else ""
+        )
+        print(
+            f"  CPU {label}: the bot {r['bot_cpu_s']:.1f} s in {r['window_s']:.0f} s of window, {per:.1f} ms per "
+            f"interaction ({r['interactions']}){pg}"
+        )
     p99 = during["p99"] / before["p99"] if before["p99"] else float("nan")
     return [] if p99 <= 1 + BOARDS_TOLERANCE else [f"click->first response p99 with open boards ({quiet['backend']})"]
 
@@ -1258,8 +1368,11 @@ async def new_database(server) -> str:
     return await DatabaseFactory(server).create()
 
 
-def run_child(cfg: dict) -> tuple[dict | None, float]:
+def run_child(cfg: dict, server=None) -> tuple[dict | None, float]:
+    """One scenario in a process of its own; with the PostgreSQL `server`, its CPU over the scenario (setup and
+    window) is added to the result (`pg_cpu_s`)."""
     began = time.perf_counter()
+    pg_before = server_cpu_seconds(server) if cfg["backend"] == "postgres" else 0.0
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(cfg)],
         stdout=subprocess.PIPE,
@@ -1270,7 +1383,10 @@ def run_child(cfg: dict) -> tuple[dict | None, float]:
     wall = time.perf_counter() - began
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
-            return json.loads(line[7:]), wall
+            result = json.loads(line[7:])
+            if server is not None and cfg["backend"] == "postgres":
+                result["pg_cpu_s"] = server_cpu_seconds(server) - pg_before
+            return result, wall
     print(f"\n!! the scenario {cfg['backend']} {cfg['games']} games failed (exit {proc.returncode}):")
     print("\n".join(proc.stdout.splitlines()[-20:]))
     return None, wall
@@ -1312,6 +1428,12 @@ def main(argv: list[str] | None = None) -> int:
         "--boards", type=int, default=0, help="after each load run, the same run with this many open web boards"
     )
     parser.add_argument("--board-games", type=int, default=50, help="games the open boards watch (default 50)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="with --boards: this many pairs of runs (without, with the boards, alternating), their clicks pooled",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--boards-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1369,7 +1491,7 @@ def main(argv: list[str] | None = None) -> int:
                 cfg = {**base, "backend": backend, "games": n, "workers": args.workers}
                 if backend == "postgres":
                     cfg["database_url"] = asyncio.run(new_database(server))
-                result, wall = run_child(cfg)
+                result, wall = run_child(cfg, server)
                 if result is None:
                     missed.append(f"the {backend} run with {n} games did not finish")
                 else:
@@ -1390,11 +1512,13 @@ def main(argv: list[str] | None = None) -> int:
                     cfg = {**cfg, "flood": None, "boards": {"connections": args.boards, "games": args.board_games}}
                     if backend == "postgres":
                         cfg["database_url"] = asyncio.run(new_database(server))
-                    watched, wall = run_child(cfg)
+                    watched, wall = run_child(cfg, server)
                     if watched is None:
                         missed.append(f"the {backend} run with {n} games and {args.boards} open boards did not finish")
                     else:
                         missed += report(watched, wall)
+                        if result is not None and args.repeat > 1:
+                            result, watched = repeat_boards(result, watched, cfg, args.repeat, server)
                         if result is not None:
                             missed += compare_boards(result, watched)
         if not args.no_hard:

@@ -152,7 +152,11 @@ class Commits:
         except StaleVersion:
             raise UserError(STALE) from None
         self.unshown.setdefault(rec.id, []).extend(events)
-        return dataclasses.replace(rec, version=version)
+        rec = dataclasses.replace(rec, version=version)
+        saved = getattr(self.store, "saved", None)  # the web boards' hub (web.hub.WatchedStore), if boards may watch
+        if saved is not None:
+            saved(rec, game)  # a copy for the open boards: they need not read back what was just written
+        return rec
 
     async def play(
         self, game_id: int, user_id: int, action: Action, *, expected_version: int | None, through_optional: bool

@@ -17,7 +17,7 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 from render import render_kingdom, render_offer, render_placement
 from render.alt import kingdom_alt_text
-from render.kingdom import preview_score
+from render.kingdom import preview_score, preview_scores
 from render.panels import render_confirm, render_steps
 
 from . import pictures
@@ -196,6 +196,14 @@ def placement_gain(game: Game, kingdom: int, action: Place) -> int:
     return after - before
 
 
+def placement_gains(game: Game, kingdom: int, actions: list[Place]) -> list[int]:
+    """`placement_gain` of each of `actions` (the kingdom as it is scored once for all)."""
+    d = game.decision()
+    assert d is not None and d.domino is not None
+    before, afters = preview_scores(game, kingdom, d.domino, [a.placement for a in actions])
+    return [after - before for after in afters]
+
+
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:
     """A copy of the game with the optional steps before `kind` skipped, when `player` then faces `kind`."""
     trial, _ = skip_optional(game, player, kind)
@@ -356,7 +364,7 @@ async def place_panel(
         return panel
     if cell is not None:
         return await direction_panel(rec, game, d, head, cell, placements, lang=lang)
-    gains = {a: placement_gain(game, d.kingdom, a) for a in placements}
+    gains = dict(zip(placements, placement_gains(game, d.kingdom, placements), strict=True))
 
     def where(a: Place) -> tuple:
         return (a.row, a.col, DIRECTION_ORDER[a.direction])

@@ -295,6 +295,15 @@ def preview_score(game: Game, index: int, domino_id: str, placement: Placement) 
     """(score now, score with the domino placed) for kingdom `index`, scored by the engine.
 
     Raises engine.IllegalPlacement when the placement breaks the rules."""
+    before, (after,) = preview_scores(game, index, domino_id, [placement])
+    return before, after
+
+
+def preview_scores(game: Game, index: int, domino_id: str, placements: list[Placement]) -> tuple[int, list[int]]:
+    """(score now, the score with the domino placed each way) for kingdom `index`: `preview_score` for many
+    placements, the kingdom as it is scored once.
+
+    Raises engine.IllegalPlacement when a placement breaks the rules."""
     k = game.kingdoms[index]
     v = game.config.variants
     options = {
@@ -303,9 +312,13 @@ def preview_score(game: Game, index: int, domino_id: str, placement: Placement) 
         "middle_kingdom": "middle-kingdom" in v,
         "harmony": "harmony" in v,
     }
-    after = k.clone()
-    after.place(domino(domino_id), placement)
-    return score_kingdom(k, **options).total, score_kingdom(after, **options).total
+    dom = domino(domino_id)
+    afters = []
+    for placement in placements:
+        after = k.clone()
+        after.place(dom, placement)
+        afters.append(score_kingdom(after, **options).total)
+    return score_kingdom(k, **options).total, afters
 
 
 def draw_kingdom(

@@ -372,7 +372,13 @@ class Board:
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self._reading[game_id] = future
         try:
-            rec = await self.service.get(game_id)
+            # the move this process just saved, as its commit path handed it over (`Hub.saved`), else the store's;
+            # a quiet spell's read again (`max_age`) asks the store
+            rec = self.hub.handed(game_id) if max_age is None else None
+            source = "handed" if rec is not None else "store"
+            if rec is None:
+                rec = await self.service.get(game_id)
+            self.metrics.board_reads.labels(source=source).inc()
             await after_others()  # the read (and its decoding), then the events, each in a turn of the loop
             events = await self._events(rec, cached)
             snap = Snapshot(topic_version, rec, events, time.perf_counter())

@@ -2,20 +2,28 @@
 
 The game store is wrapped (`WatchedStore`) so that every write that changes a game (a move from Discord, from the
 board, a computer player, a deadline, an undo, a start, a cancel, a lobby change) tells the hub once it is
-committed. A board's connection waits on its game's `Topic`; what it sends is always read again from the store, so
-a missed or doubled notice costs nothing but a read (the board asks by version numbers and catches up).
+committed. A board's connection waits on its game's `Topic`; what it sends is read again from the store, so a missed
+or doubled notice costs nothing but a read (the board asks by version numbers and catches up) -- except a move the
+commit path saved in this process: it hands the hub a copy of the game at its new version (`saved`), which the
+boards take instead of reading back (and decoding) what was just written, as long as nothing newer was heard of.
 
 Moves made by another process on the same database (another shard) arrive through the store's version feed
 (`db.changes`: NOTIFY on PostgreSQL, a poll of the watched games' versions on SQLite), started when the first board
 opens. Each topic remembers the newest game version it heard of, so a process's own write, heard a second time
-through the feed, wakes nobody twice.
+through the feed, wakes nobody twice; a notice heard while a write of this process on the game is under way (most
+often that write's own, sent at its commit before the writer hears of it) waits for the write's end, so that the
+boards take the game as the commit path saved it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any
+
+from db.models import GameRecord, GameStatus
+from engine import Game
 
 # Store methods that change one game, by the position of the game id among their arguments (all take it first).
 GAME_WRITES: frozenset[str] = frozenset(
@@ -36,15 +44,17 @@ GAME_WRITES: frozenset[str] = frozenset(
 
 class Topic:
     """One game's news: how many changes this hub saw (`version`), the newest game version it heard of (`seen`, -1:
-    none yet), and a condition its watchers wait on."""
+    none yet), a condition its watchers wait on, and the game at `seen` as the commit path of this process saved it
+    (`handed`: None when it was not, or something else was heard of since)."""
 
-    __slots__ = ("changed", "seen", "version", "watchers")
+    __slots__ = ("changed", "handed", "seen", "version", "watchers")
 
     def __init__(self) -> None:
         self.version = 0
         self.seen = -1
         self.watchers = 0
         self.changed = asyncio.Event()
+        self.handed: GameRecord | None = None
 
 
 class Hub:
@@ -53,6 +63,8 @@ class Hub:
 
     def __init__(self) -> None:
         self._topics: dict[int, Topic] = {}
+        self._writing: dict[int, int] = {}  # per game: this process's writes under way (`writing`, `wrote`)
+        self._held: dict[int, int] = {}  # per game: the newest version the feed told of while one was under way
         self.listeners: list[Callable[[int], None]] = []
         self.feed: Any = None  # the store's version feed (db.changes.VersionFeed), once `follow` was called
 
@@ -73,18 +85,60 @@ class Hub:
 
     def heard(self, game_id: int, version: int) -> None:
         """The feed says game `game_id` is at `version` (written here or by another process): wake its watchers if
-        that is newer than what this hub knew."""
+        that is newer than what this hub knew. While a write of this process on the game is under way, the notice
+        waits for its end (`wrote`): most often it is that write's own (PostgreSQL sends it at the commit, before
+        the writer hears that it committed), and the boards then take the game as the commit path saved it."""
         topic = self._topics.get(game_id)
-        if topic is not None and version > topic.seen:
-            self._wake(topic, version)
+        if topic is None or version <= topic.seen:
+            return
+        if self._writing.get(game_id):
+            self._held[game_id] = max(version, self._held.get(game_id, -1))
+            return
+        self._wake(topic, version)
+
+    def writing(self, game_id: int) -> None:
+        """A write of this process on game `game_id` begins (WatchedStore)."""
+        self._writing[game_id] = self._writing.get(game_id, 0) + 1
+
+    def wrote(self, game_id: int, version: int | None, *, committed: bool) -> None:
+        """That write ended: committed (`version`: the game's new version, when known), or not. The watchers hear of
+        it (`publish`), then of anything newer the feed told of meanwhile."""
+        left = self._writing.get(game_id, 1) - 1
+        if left > 0:
+            self._writing[game_id] = left
+        else:
+            self._writing.pop(game_id, None)
+        if committed:
+            self.publish(game_id, version)
+        held = self._held.pop(game_id, None) if left <= 0 else None
+        if held is not None:
+            self.heard(game_id, held)
 
     @staticmethod
     def _wake(topic: Topic, version: int | None) -> None:
         if version is not None:
             topic.seen = version
+        topic.handed = None  # whatever was handed is no longer the newest (`saved` hands the new one next)
         topic.version += 1
         event, topic.changed = topic.changed, asyncio.Event()
         event.set()
+
+    def saved(self, record: GameRecord, game: Game) -> None:
+        """The commit path of this process saved `game` as version `record.version` of its game (`record`: the game
+        as it read it, at that version): keep a copy of it for the game's boards, if anyone watches it and that is
+        the newest version heard of. A finished game is not kept (its save changed more than the state: its status,
+        its results), nor one whose version the store did not report (`publish` without one)."""
+        topic = self._topics.get(record.id)
+        if topic is None or topic.seen != record.version or game.is_over or record.status != GameStatus.PLAYING:
+            return
+        topic.handed = dataclasses.replace(record, game=game.clone(), state=None)
+
+    def handed(self, game_id: int) -> GameRecord | None:
+        """The game at the newest version heard of, as this process's commit path saved it (None: read the store)."""
+        topic = self._topics.get(game_id)
+        if topic is None or topic.handed is None or topic.handed.version != topic.seen:
+            return None
+        return topic.handed
 
     def follow(self, store: Any) -> None:
         """Hear of the changes other processes make to `store`'s games (its version feed, if it has one), from the
@@ -149,12 +203,22 @@ class WatchedStore:
             return value
 
         async def written(game_id: int, *args: Any, **kwargs: Any) -> Any:
-            result = await value(game_id, *args, **kwargs)
+            self._hub.writing(game_id)
+            try:
+                result = await value(game_id, *args, **kwargs)
+            except BaseException:
+                self._hub.wrote(game_id, None, committed=False)
+                raise
             version = result if isinstance(result, int) else getattr(result, "version", None)
-            self._hub.publish(game_id, version if isinstance(version, int) else None)
+            self._hub.wrote(game_id, version if isinstance(version, int) else None, committed=True)
             return result
 
         return written
+
+    def saved(self, record: GameRecord, game: Game) -> None:
+        """The commit path saved `game` as version `record.version` (its `save_move` returned): the hub keeps a copy
+        for the boards (`Hub.saved`)."""
+        self._hub.saved(record, game)
 
     @property
     def inner(self) -> Any:

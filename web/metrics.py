@@ -30,6 +30,13 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=registry,
         )
+        self.board_reads = Counter(
+            "kd_board_snapshots",
+            "A game's new state taken for its open boards: handed over by this process's commit path, or read back "
+            "from the store",
+            ["source"],
+            registry=registry,
+        )
         self.connections = Gauge("kd_board_connections", "Open board connections (live updates)", registry=registry)
         self.ai_queued = Gauge("kd_ai_queued", "Computer decisions waiting for a worker", registry=registry)
         self.ai_running = Gauge("kd_ai_running", "Computer decisions being computed", registry=registry)

@@ -24,12 +24,11 @@ from cogs.common import (
     their_turn,
 )
 from cogs.service import same_turn_step, skip_optional
-from cogs.views import placement_gain as views_placement_gain
+from cogs.views import placement_gains as views_placement_gains
 from db.models import GameRecord, GameStatus
 from engine import Game, domino
 from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
 from engine.config import PLAYER_RANGE
-from engine.kingdom import Placement
 from i18n import messages as M
 from i18n import translate, translate_plural
 from render.palette import PLAYER_COLOURS
@@ -106,12 +105,6 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
     }
 
 
-def placement_gain(game: Game, kingdom: int, placement: Placement) -> int:
-    """Points the kingdom's score gains now with the decision's domino put down this way: the same figure the
-    Discord panel shows (cogs.views.placement_gain)."""
-    return views_placement_gain(game, kingdom, Place(placement.row, placement.col, placement.direction))
-
-
 def _step_actions(game: Game, player: str, kind: str) -> list:
     """The legal actions of step `kind` of `player`'s current turn, the optional steps before it skipped (empty when
     the turn does not reach that step)."""
@@ -131,7 +124,8 @@ def actions_view(game: Game, player: str, lang: str) -> dict:
     assert d is not None
     out: dict[str, Any] = {"kind": d.kind, "domino": d.domino}
     if d.kind == "place":
-        k = game.kingdoms[d.kingdom]
+        placements = game.kingdoms[d.kingdom].legal_placements(domino(d.domino))
+        gains = views_placement_gains(game, d.kingdom, [Place(p.row, p.col, p.direction) for p in placements])
         out["place"] = [
             {
                 "row": p.row,
@@ -140,8 +134,7 @@ def actions_view(game: Game, player: str, lang: str) -> dict:
                 "gain": gain,
                 "words": points_words(gain, signed=True, lang=lang),
             }
-            for p in k.legal_placements(domino(d.domino))
-            for gain in (placement_gain(game, d.kingdom, p),)
+            for p, gain in zip(placements, gains, strict=True)
         ]
         return out
     if d.kind in ("first_claim", "claim"):
@@ -212,6 +205,18 @@ def recent_events(game: Game, count: int = LOG_LINES) -> list:
     return events
 
 
+def log_lines(events: list, rec: GameRecord, lang: str) -> list[str]:
+    """The last LOG_LINES lines the events make (some make none), worded from the newest back until there are
+    enough: the events kept are about three times as many as the lines shown."""
+    game = rec.game
+    lines: list[str] = []
+    for event in reversed(events):
+        if len(lines) == LOG_LINES:
+            break
+        lines.extend(event_lines([event], rec.seats, game, lang))
+    return [plain(line) for line in reversed(lines)]
+
+
 def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
     """What every viewer of a game in play (or over) sees alike: made once per version and language, and shared by
     the views of all its viewers (`game_view(..., table=...)`)."""
@@ -229,7 +234,7 @@ def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
         "kingdoms": [kingdom_view(game, i, lang, score) for i, score in enumerate(game.scores())],
         "builders": builders_view(game, None, lang) if game.queendomino_rules else [],
         "dragon": game.dragon_slot,
-        "log": [plain(line) for line in event_lines(events or [], rec.seats, game, lang)][-LOG_LINES:],
+        "log": log_lines(events or [], rec, lang),
         "placed": [list(c) for c in game.placed_this_turn] if game.placed_this_turn else None,
     }
     d = game.decision()

@@ -66,3 +66,25 @@ def test_preview_picture_marks_the_two_new_squares():
     place = next(a for a in game.legal_actions() if isinstance(a, Place))
     data = render_kingdom(game, d.kingdom, None, None, preview=(d.domino, place.placement))
     assert open_png(data).size == open_png(render_kingdom(game, d.kingdom, None, None)).size
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    mode=st.sampled_from([("kingdomino", 4), ("queendomino", 3), ("royal-wedding", 5)]),
+    seed=st.integers(0, 10_000),
+    fraction=st.floats(0.05, 0.95),
+)
+def test_the_scores_of_every_placement_at_once_are_each_ones_preview(mode, seed, fraction):
+    """`preview_scores` (the board's and the turn panel's: every legal placement) scores the kingdom as it is once,
+    and gives each placement the score its own `preview_score` gives."""
+    from render.kingdom import preview_scores
+
+    game = _placing(state(config(*mode), seed, fraction))
+    d = game.decision()
+    if d is None:
+        return
+    placements = [a.placement for a in game.legal_actions() if isinstance(a, Place)]
+    before, afters = preview_scores(game, d.kingdom, d.domino, placements)
+    assert len(afters) == len(placements)
+    for placement, after in zip(placements, afters, strict=True):
+        assert preview_score(game, d.kingdom, d.domino, placement) == (before, after)

@@ -131,3 +131,24 @@ def test_the_recent_events_follow_the_game_as_a_replay_tells_them(mode, seed, st
     replayed = recent_events(after)
     tail = min(len(grown), len(replayed), 6)
     assert grown[len(grown) - tail :] == replayed[len(replayed) - tail :]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    mode=st.integers(0, len(MODES) - 1),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 150),
+    lang=st.sampled_from(["en", "cs", "es", "ro"]),
+)
+def test_the_log_shows_the_last_lines_of_the_events_kept(mode, seed, steps, lang):
+    """The board's log: the last LOG_LINES lines of all the events the board keeps (up to three times as many),
+    worded from the newest back (`log_lines`) as wording them all and keeping the last would."""
+    from cogs.common import event_lines
+    from web.view import LOG_LINES, log_lines, plain, recent_events
+
+    game, seats = position(mode, seed, steps)
+    rec = record(game, seats)
+    events = recent_events(game, 3 * LOG_LINES)
+    every = [plain(line) for line in event_lines(events, seats, game, lang)]
+    assert log_lines(events, rec, lang) == every[-LOG_LINES:]
+    assert len(log_lines(events, rec, lang)) == min(LOG_LINES, len(every))

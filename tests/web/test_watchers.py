@@ -210,3 +210,39 @@ async def test_a_step_of_board_work_lets_whatever_is_ready_run_first_but_not_for
         await asyncio.wait_for(after_others(turns=3), WAIT)  # it goes on all the same
     finally:
         spinner.cancel()
+
+
+async def test_a_move_saved_here_reaches_the_boards_without_a_read_and_as_a_read_would_show_it(local, http):
+    """The commit path hands the game it saved to the boards (`Hub.saved`): they draw it without reading it back
+    from the store, and draw what a read would have shown them."""
+    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
+        gid = (await r.json())["id"]
+    await local.service.idle()
+    rec = await local.service.get(gid)
+    seat = rec.seat_of(rec.game.decision().player)
+    assert seat.user_id is not None, "the person's turn"
+    reads = local.board.metrics.board_reads
+    got: asyncio.Queue = asyncio.Queue()
+    task = asyncio.create_task(stream(http, gid, -1, got))
+    try:
+        assert (await _first_events([got]))[0]["version"] == rec.version
+        handed_before = reads.labels(source="handed")._value.get()
+        await local.service.play(gid, seat.user_id, rec.game.legal_actions()[0])
+        await local.service.idle()  # and the computer player's moves it called for
+        newest = (await local.service.get(gid)).version
+        assert newest > rec.version
+        while True:
+            sent = (await _first_events([got]))[0]
+            if sent["version"] == newest and not sent.get("settling"):
+                break
+        assert reads.labels(source="handed")._value.get() > handed_before, "drawn from what the commit path saved"
+        local.board._snapshots.clear()  # forget it and the hand-over: the board reads the game from the store
+        local.board.hub.topic(gid).handed = None
+        store_before = reads.labels(source="store")._value.get()
+        async with http.get(f"/api/games/{gid}") as r:
+            read = await r.json()
+        assert reads.labels(source="store")._value.get() == store_before + 1
+        assert read == sent, "the same view as from the store's copy"
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
