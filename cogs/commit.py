@@ -184,7 +184,9 @@ class Commits:
     ) -> Result:
         """Apply and save `actions` one by one (a refusal of the first: nothing saved; of a later one: the warning),
         then the claims they force."""
-        result = Result(rec, game)
+        result = Result(
+            rec, game, table_was_current=rec.table_message_id is not None and rec.table_version == rec.version
+        )
         for action in actions:
             try:
                 new = game.apply(action, by=player)
@@ -249,7 +251,8 @@ class Commits:
     async def undo(self, game_id: int, user_id: int) -> tuple[Result, bool]:
         """Take back the person's last action (and the claims then made for them), while `undo_plan` allows it; the
         undone actions stay in the log, marked undone, each in the transaction that restores the state before it.
-        Returns the result and whether the game waited for that person before (a step of their own turn)."""
+        Returns the result and whether the game waited for that person before (a step of their own turn), with the
+        table on screen showing that."""
         rec = await self.get(game_id)
         if rec.status != GameStatus.PLAYING or rec.game is None:
             raise UserError(M.UNDO_NOT_PLAYED)
@@ -266,7 +269,8 @@ class Commits:
             except StaleVersion:
                 raise UserError(STALE) from None
         d = rec.game.decision()
-        was_theirs = d is not None and d.player == str(user_id)
+        # Their own turn, and the table on screen showed it (not an older table left by a post that failed).
+        was_theirs = d is not None and d.player == str(user_id) and rec.table_version == rec.version
         self.unshown.pop(game_id, None)
         rec = await self.get(game_id)
         assert rec.game is not None

@@ -190,6 +190,9 @@ class Result:
     warning: Words | None = None  # set when the move is saved but something after it failed
     automatic: list[tuple[str, Words]] = field(default_factory=list)  # (player, done for them)
     computers_wait: float = 0.0  # seconds the computer players wait before answering (the mover may undo meanwhile)
+    # Whether the table on screen showed the game as it was before this change: only then may a step of the same
+    # turn leave it there (it names the right player); after a table that could not be posted it names another.
+    table_was_current: bool = False
 
     @property
     def version(self) -> int:

@@ -208,11 +208,17 @@ class GameService:
             if nxt is not None and nxt.is_computer:
                 result.computers_wait = await self._undo_window(rec, game, mover)
                 self.schedule_computers(rec.id, delay=result.computers_wait)
-            elif game.is_over or nxt is None or nxt.player_id != mover or self.presenter.notes.get(rec.id):
+            elif (
+                game.is_over
+                or nxt is None
+                or nxt.player_id != mover
+                or self.presenter.notes.get(rec.id)
+                or not result.table_was_current
+            ):
                 await self.presenter.publish(result)
-            elif rec.table_message_id is not None:
-                # Still the mover's turn (its next step, or their second king): the table on screen still names
-                # the right player, so it stays, and counts as current.
+            else:
+                # Still the mover's turn (its next step, or their second king), and the table on screen showed the
+                # game before this step: it still names the right player, so it stays, and counts as current.
                 await self.commits.table_current(rec)
         except Exception as error:
             log.exception("Game %s: the move is saved but what follows it failed", result.record.id)

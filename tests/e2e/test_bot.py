@@ -469,6 +469,41 @@ async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_ag
     assert (await _record(bot, fake)).table_version == rec.version
 
 
+async def test_a_step_of_a_turn_does_not_count_a_table_left_by_a_failed_post_as_current(
+    fake, harness, bot, monkeypatch
+):
+    """The soak found it: a table that could not be posted leaves the old one on screen, naming the previous player.
+    The next player's first step of a turn of several (place, then claim) took that old table as current (it is
+    "still their turn"): the store counted it as shown, so no repair pass posted the right one, and nobody was
+    pinged. Now the step posts the table, which names them."""
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    real_post = bot.service.post_table
+
+    async def broken_post(*args, **kwargs):
+        raise RuntimeError("Discord is down")
+
+    monkeypatch.setattr(bot.service, "post_table", broken_post)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    mover = None
+    while True:  # both play, the tables failing, until a player's turn of several steps begins after another's
+        rec = await _record(bot, fake)
+        d = rec.game.decision()
+        if d.kind == "place" and mover is not None and d.player != mover:
+            break
+        mover = d.player
+        await slash_action(fake, people[mover], CH, rec.game.legal_actions()[0])
+    harness.take_logged_errors()
+    assert rec.table_version < rec.version and f"<@{d.player}>" not in latest_table(fake, CH).content
+
+    monkeypatch.setattr(bot.service, "post_table", real_post)
+    await slash_action(fake, people[d.player], CH, rec.game.legal_actions()[0])  # the placement: a step of the turn
+    rec = await _record(bot, fake)
+    assert rec.game.decision().player == d.player, "still their turn (the claim)"
+    table = latest_table(fake, CH)
+    assert f"<@{d.player}>, it's your turn" in table.content
+    assert (rec.table_version, rec.table_message_id) == (rec.version, table.id)
+
+
 async def test_a_crash_between_saving_and_posting_is_repaired_after_the_restart(fake, harness, bot):
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
     people = {str(u.id): u for u in (fake.alice, fake.bob)}
