@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_load  # noqa: E402  (the boards' work timing, the PostgreSQL server's CPU)
+import bench_web  # noqa: E402  (a person's move on the board)
 
 
 async def run(backend: str, boards: int, games: int, rounds: int) -> None:
@@ -84,14 +85,7 @@ async def run(backend: str, boards: int, games: int, rounds: int) -> None:
                 view = await r.json()
             if view["turn"] is None or not view["turn"]["you"]:
                 break
-            a = view["actions"]
-            if a.get("place"):
-                p = rng.choice(a["place"])
-                action = {"type": "place", "cell": [p["row"], p["col"]], "direction": p["dir"]}
-            elif a.get("claim"):
-                action = {"type": "claim", "domino": rng.choice(a["claim"])}
-            else:
-                action = {"type": "skip"}
+            action = bench_web.board_action(view["actions"], rng.choice)
             async with http.post(f"/api/games/{gid}/act", json={"version": view["version"], "action": action}) as r:
                 moved += bool((await r.json()).get("ok"))
             await local.service.idle()

@@ -51,6 +51,17 @@ def summary(name: str, ms: list[float]) -> str:
     return f"{name}: n={len(ms)} p50={statistics.median(ms):.0f} ms p99={pct(ms, 99):.0f} ms max={max(ms):.0f} ms"
 
 
+def board_action(actions: dict, pick=lambda options: options[0]) -> dict:
+    """The move a person makes on the board from the turn view's `actions`: a placement, else a claim, else skip
+    (`pick` chooses among the options: the first by default)."""
+    if actions.get("place"):
+        p = pick(actions["place"])
+        return {"type": "place", "cell": [p["row"], p["col"]], "direction": p["dir"]}
+    if actions.get("claim"):
+        return {"type": "claim", "domino": pick(actions["claim"])}
+    return {"type": "skip"}
+
+
 async def first_load(url: str) -> int:
     import aiohttp
 
@@ -228,14 +239,7 @@ async def watched_moves(boards: int, games: int, rounds: int) -> None:
                 view = await r.json()
             if view["turn"] is None or not view["turn"]["you"]:
                 return
-            a = view["actions"]
-            if a.get("place"):
-                p = a["place"][0]
-                action = {"type": "place", "cell": [p["row"], p["col"]], "direction": p["dir"]}
-            elif a.get("claim"):
-                action = {"type": "claim", "domino": a["claim"][0]}
-            else:
-                action = {"type": "skip"}
+            action = board_action(view["actions"])
             started = time.perf_counter()
             async with http.post(f"/api/games/{gid}/act", json={"version": view["version"], "action": action}) as r:
                 answer = await r.json()
