@@ -504,6 +504,36 @@ async def test_a_step_of_a_turn_does_not_count_a_table_left_by_a_failed_post_as_
     assert (rec.table_version, rec.table_message_id) == (rec.version, table.id)
 
 
+async def test_an_undo_does_not_count_a_table_left_by_a_failed_post_as_current(fake, harness, bot, monkeypatch):
+    """The same for an undo of a step of one's own turn: the table on screen stays only if it showed the game."""
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    real_post = bot.service.post_table
+
+    async def broken_post(*args, **kwargs):
+        raise RuntimeError("Discord is down")
+
+    monkeypatch.setattr(bot.service, "post_table", broken_post)
+    people = {str(u.id): u for u in (fake.alice, fake.bob)}
+    mover = None
+    for _ in range(40):  # as above, then the new player's placement too, its table failing
+        rec = await _record(bot, fake)
+        d = rec.game.decision()
+        if d.kind == "claim" and d.player == mover and f"<@{mover}>" not in latest_table(fake, CH).content:
+            break  # they placed; the table on screen names the other player
+        mover = d.player
+        await slash_action(fake, people[mover], CH, rec.game.legal_actions()[0])
+    harness.take_logged_errors()
+    assert rec.table_version < rec.version and f"<@{mover}>" not in latest_table(fake, CH).content
+
+    monkeypatch.setattr(bot.service, "post_table", real_post)
+    await (await fake.slash(people[mover], CH, "play", "undo")).wait_message()
+    rec = await _record(bot, fake)
+    assert rec.game.decision().player == mover and rec.game.decision().kind == "place", "their placement undone"
+    table = latest_table(fake, CH)
+    assert f"<@{mover}>, it's your turn" in table.content
+    assert (rec.table_version, rec.table_message_id) == (rec.version, table.id)
+
+
 async def test_a_crash_between_saving_and_posting_is_repaired_after_the_restart(fake, harness, bot):
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
     people = {str(u.id): u for u in (fake.alice, fake.bob)}
