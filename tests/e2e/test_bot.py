@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -430,15 +431,21 @@ async def test_table_text_tells_the_whole_turn(fake, bot):
     assert " placed " in text and " chose " in text, text  # placing and claiming, not only the last step
 
 
-async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_again(fake, harness, bot, monkeypatch):
-    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
-    old_table = latest_table(fake, CH)
+def break_tables(bot, monkeypatch) -> Callable[[], None]:
+    """Every table post fails ("Discord is down") until the returned function is called."""
     real_post = bot.service.post_table
 
     async def broken_post(*args, **kwargs):
         raise RuntimeError("Discord is down")
 
     monkeypatch.setattr(bot.service, "post_table", broken_post)
+    return lambda: monkeypatch.setattr(bot.service, "post_table", real_post)
+
+
+async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_again(fake, harness, bot, monkeypatch):
+    await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
+    old_table = latest_table(fake, CH)
+    mend_tables = break_tables(bot, monkeypatch)
     people = {str(u.id): u for u in (fake.alice, fake.bob)}
     first = (await _record(bot, fake)).game.decision().player
     for _ in range(6):  # the first player's turn (one or two kings), until the turn passes to the other
@@ -455,7 +462,7 @@ async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_ag
     other = rec.game.decision().player
     assert other != first and rec.table_version < rec.version, "the store knows the table on screen is old"
 
-    monkeypatch.setattr(bot.service, "post_table", real_post)
+    mend_tables()
     # The table on screen is still the recorded one, so its button keeps working for whoever must act.
     text = await _private(await fake.click(people[other], old_table, TURN))
     assert "Your turn" in text
@@ -477,12 +484,7 @@ async def test_a_step_of_a_turn_does_not_count_a_table_left_by_a_failed_post_as_
     "still their turn"): the store counted it as shown, so no repair pass posted the right one, and nobody was
     pinged. Now the step posts the table, which names them."""
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
-    real_post = bot.service.post_table
-
-    async def broken_post(*args, **kwargs):
-        raise RuntimeError("Discord is down")
-
-    monkeypatch.setattr(bot.service, "post_table", broken_post)
+    mend_tables = break_tables(bot, monkeypatch)
     people = {str(u.id): u for u in (fake.alice, fake.bob)}
     mover = None
     while True:  # both play, the tables failing, until a player's turn of several steps begins after another's
@@ -495,7 +497,7 @@ async def test_a_step_of_a_turn_does_not_count_a_table_left_by_a_failed_post_as_
     harness.take_logged_errors()
     assert rec.table_version < rec.version and f"<@{d.player}>" not in latest_table(fake, CH).content
 
-    monkeypatch.setattr(bot.service, "post_table", real_post)
+    mend_tables()
     await slash_action(fake, people[d.player], CH, rec.game.legal_actions()[0])  # the placement: a step of the turn
     rec = await _record(bot, fake)
     assert rec.game.decision().player == d.player, "still their turn (the claim)"
@@ -507,12 +509,7 @@ async def test_a_step_of_a_turn_does_not_count_a_table_left_by_a_failed_post_as_
 async def test_an_undo_does_not_count_a_table_left_by_a_failed_post_as_current(fake, harness, bot, monkeypatch):
     """The same for an undo of a step of one's own turn: the table on screen stays only if it showed the game."""
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
-    real_post = bot.service.post_table
-
-    async def broken_post(*args, **kwargs):
-        raise RuntimeError("Discord is down")
-
-    monkeypatch.setattr(bot.service, "post_table", broken_post)
+    mend_tables = break_tables(bot, monkeypatch)
     people = {str(u.id): u for u in (fake.alice, fake.bob)}
     mover = None
     for _ in range(40):  # as above, then the new player's placement too, its table failing
@@ -525,7 +522,7 @@ async def test_an_undo_does_not_count_a_table_left_by_a_failed_post_as_current(f
     harness.take_logged_errors()
     assert rec.table_version < rec.version and f"<@{mover}>" not in latest_table(fake, CH).content
 
-    monkeypatch.setattr(bot.service, "post_table", real_post)
+    mend_tables()
     await (await fake.slash(people[mover], CH, "play", "undo")).wait_message()
     rec = await _record(bot, fake)
     assert rec.game.decision().player == mover and rec.game.decision().kind == "place", "their placement undone"
