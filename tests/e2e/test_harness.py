@@ -487,3 +487,16 @@ async def test_history_reactions_and_thread_edits(fake: FakeDiscord, bot: comman
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(sent[1].id)
     assert fake.take_violations() == []  # a 404 on a deleted message is ordinary, not a violation
+
+
+async def test_a_cancelled_wait_ends_at_once_even_as_the_fake_wakes_it(fake: FakeDiscord) -> None:
+    """A test that cancels a task waiting on the fake (a turn cut short by a killed bot) gets it back at once, even
+    when the fake wakes its waiters in that moment: with asyncio.wait_for (Python 3.11) the cancellation was lost and
+    the wait went on until its own timeout (60 s in test_processes)."""
+    for _ in range(30):
+        waiting = asyncio.create_task(fake.wait_until(lambda: False, timeout=30, what="nothing"))
+        await asyncio.sleep(0)  # it waits
+        fake._notify()  # a request or event of the fake, as the test cancels
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):  # a lost cancellation: "timed out after 30 s" instead
+            await waiting

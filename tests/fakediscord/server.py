@@ -10,7 +10,6 @@ routes each guild's events to its shard.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import mimetypes
@@ -648,9 +647,10 @@ class FakeDiscord(Drivers):
                 raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
             waiter = loop.create_future()
             self._waiters.append(waiter)
-            # Woken by the fake's own events, and polling for state outside it (the bot, its logs).
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, min(remaining, 0.02))
+            # Woken by the fake's own events, and polling for state outside it (the bot, its logs). asyncio.wait,
+            # not wait_for: Python 3.11's wait_for swallows a cancellation that comes as its future completes (here
+            # often: every request completes the waiters), and a cancelled wait went on to its timeout, 60 s.
+            await asyncio.wait((waiter,), timeout=min(remaining, 0.02))
 
     async def settle(self, *, quiet: float = 0.05, timeout: float = PATIENCE) -> None:
         """Wait until the bot has made no request for `quiet` seconds (it finished what it was doing)."""
@@ -2086,8 +2086,11 @@ class FakeDiscord(Drivers):
         deadline = it.dispatched_at + RESPONSE_DEADLINE * 7 / 6
         while not it.answered.is_set():
             limit = deadline + (FAULT_RETRY_WAIT if it.faulted else 0.0)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(it.answered.wait(), max(0.0, min(limit, loop.time() + 0.05) - loop.time()))
+            answered = asyncio.ensure_future(it.answered.wait())
+            try:  # asyncio.wait: a cancellation is never swallowed (see wait_until)
+                await asyncio.wait((answered,), timeout=max(0.0, min(limit, loop.time() + 0.05) - loop.time()))
+            finally:
+                answered.cancel()
             if loop.time() >= limit:
                 break
         if not it.answered.is_set():
