@@ -124,7 +124,8 @@ class Computers:
         lets them play now (`end_wait`). Then the Undo offered on the mover's panel is taken away."""
         wait = self.waits.setdefault(game_id, asyncio.Event())
         try:
-            await asyncio.wait_for(wait.wait(), delay)
+            async with asyncio.timeout(delay):  # not wait_for: see web.hub.wait_changed
+                await wait.wait()
         except TimeoutError:
             pass
         finally:

@@ -493,7 +493,8 @@ class PicturePool:
             self._inflight_jobs[key] = job
         self._dispatch(lane)
         try:
-            return await asyncio.wait_for(asyncio.shield(job.future), lane.timeout)
+            async with asyncio.timeout(lane.timeout):  # not wait_for: see web.hub.wait_changed
+                return await asyncio.shield(job.future)
         except TimeoutError:
             lane.remove(job)
             log.warning("Drawing %s took over %.0f s; the game goes on without it", _name(fn), lane.timeout)

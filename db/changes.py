@@ -166,10 +166,12 @@ class ListeningFeed(VersionFeed):
         """Return when the connection is closed or stops answering a ping for `check_every` seconds."""
         while not lost.is_set() and not conn.is_closed():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(lost.wait(), self.check_every)
+                async with asyncio.timeout(self.check_every):  # not wait_for: see web.hub.wait_changed
+                    await lost.wait()
                 return
             try:
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), self.check_every)
+                async with asyncio.timeout(self.check_every):
+                    await conn.fetchval("SELECT 1")
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -362,3 +362,38 @@ def decide_config():
     from engine import GameConfig
 
     return GameConfig("kingdomino", ("1", "2"))
+
+
+PRODUCT = [Path(__file__).resolve().parents[1] / d for d in ("cogs", "db", "engine", "render", "web")]
+
+
+def _wait_for_calls(source: str) -> list[int]:
+    """Lines that call `asyncio.wait_for` (or a bare `wait_for` imported from asyncio)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if (isinstance(f, ast.Attribute) and f.attr == "wait_for" and getattr(f.value, "id", "") == "asyncio") or (
+                isinstance(f, ast.Name) and f.id == "wait_for"
+            ):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_the_scan_finds_a_wait_for():
+    assert _wait_for_calls("import asyncio\nasync def f(e):\n    await asyncio.wait_for(e.wait(), 1)\n") == [3]
+
+
+def test_no_product_code_waits_with_asyncio_wait_for():
+    """Python 3.11's `asyncio.wait_for` swallows a cancellation that comes as the awaited thing completes (it returns
+    its result instead): a board's stream, the computers' wait or the database's watch, cancelled at that moment,
+    went on. `asyncio.timeout` keeps the cancellation (tests/web/test_hub.py shows the difference)."""
+    found = [
+        f"{path.relative_to(path.parents[1])}:{line}"
+        for folder in PRODUCT
+        for path in sorted(folder.rglob("*.py"))
+        for line in _wait_for_calls(path.read_text())
+    ]
+    bot = Path(__file__).resolve().parents[1] / "bot.py"
+    found += [f"bot.py:{line}" for line in _wait_for_calls(bot.read_text())]
+    assert not found, f"asyncio.wait_for in {found}: use `async with asyncio.timeout(...)` instead"

@@ -179,11 +179,15 @@ class Hub:
 
 async def wait_changed(event: asyncio.Event, timeout: float) -> bool:
     """Wait until a topic's `changed` event (taken before the last read) is set (True), or `timeout` seconds pass
-    (False: time for a keep-alive)."""
+    (False: time for a keep-alive).
+
+    asyncio.timeout, not wait_for: Python 3.11's wait_for returns normally when the task is cancelled just as the event
+    is set (it swallows the cancellation), and a cancelled stream would go on as if nothing had happened."""
     if event.is_set():
         return True
     try:
-        await asyncio.wait_for(event.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await event.wait()
         return True
     except TimeoutError:
         return False

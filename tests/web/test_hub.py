@@ -147,3 +147,17 @@ async def test_a_notice_of_the_feed_heard_during_a_write_here_waits_for_its_end(
     with pytest.raises(RuntimeError):
         await failing.save_move(7, 9, state={})
     assert hub.version_of(7) == 4 and topic.seen == 12, "the notice told during a failed write still wakes them"
+
+
+async def test_a_stream_cancelled_as_its_game_changes_ends_cancelled():
+    """A board's stream waits for its game's change; when it is cancelled (the page closed, the bot stopping) in the
+    same moment the change comes, it must end, not go on to send the change. Python 3.11's asyncio.wait_for returned
+    normally there (it swallowed the cancellation); each of 30 tries below lost it with wait_for."""
+    for _ in range(30):
+        changed = asyncio.Event()
+        waiting = asyncio.create_task(wait_changed(changed, 30))
+        await asyncio.sleep(0)  # the stream is waiting
+        changed.set()
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
