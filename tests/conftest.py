@@ -40,7 +40,7 @@ START_TIMEOUT = 60.0
 
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
 # keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole
-# run on the 2-core machine, 2026-11-27 22:37 UTC, at a load of about 7, so about twice their time on an idle one).
+# run on the 2-core machine, 2026-11-28 00:40 UTC, at a load of 8-12, so two to three times their time on an idle one).
 # Only the order changes, never which tests run.
 DURATIONS_FILE = Path(__file__).with_name("durations.json")
 DURATIONS_CACHE = "kd/durations"
