@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import logging
 import shutil
 import sqlite3
 import tempfile
@@ -39,6 +40,8 @@ from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreError
 from db.migrate import migrate
 from db.sql import SqlGameStore, StepHook, from_ms, to_ms, utc_now
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SqliteGameStore", "StepHook", "from_ms", "to_ms"]
 
@@ -228,8 +231,12 @@ class SqliteGameStore(SqlGameStore):
         self._closed = True
 
         def close_writer() -> None:
-            self._writer_conn.execute("PRAGMA optimize")  # cheap upkeep of the query planner's statistics
-            self._writer_conn.close()
+            try:  # cheap upkeep of the query planner's statistics, never worth a failed close
+                self._writer_conn.execute("PRAGMA optimize")
+            except sqlite3.OperationalError as error:  # another connection holds the database ("locked")
+                log.info("SQLite's upkeep skipped at close: %s", error)
+            finally:
+                self._writer_conn.close()
 
         try:
             await asyncio.wrap_future(self._writer.submit(close_writer))  # after the writes already asked for
