@@ -35,12 +35,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from itertools import chain
 from typing import Any
 
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import GreedyMediumAgent, claim_values, decision_rng, medium_placements, open_decision
-from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action
+from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action, unseen_buildings
 
 # Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
 # here, Kingdomino the most (it sets this rate: at most 0.92-0.98 s of CPU per move on the idle machine at 1.15 M,
@@ -260,6 +261,9 @@ class _Search:
         self.game, self.base, self.cands, self.rng, self.me, self.deadline = game, base, cands, rng, me, deadline
         self.win_bonus = win_bonus
         self.prior = [sum(t[i] for t in game.deal_totals) for i in range(len(game.kingdoms))]
+        # What the sampled futures are drawn from (the same every pass).
+        self.unseen = game.unseen_dominoes()
+        self.stack = unseen_buildings(game) if base.qd else None
         self.sums = [0.0] * len(cands)
         self.counts = [0] * len(cands)
         self.spent = 0.0
@@ -277,13 +281,13 @@ class _Search:
     def run_pass(self, alive: list[int], stop_at: float | None = None) -> bool:
         """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop, then
         `clock_stop` is set) or, with `stop_at`, when the effort spent reached it."""
-        world = self.base.determinize(self.game, self.rng)
+        world = self.base.determinize(self.game, self.rng, self.unseen, self.stack)
         me, prior = self.me, self.prior
-        noise_seed = self.rng.getrandbits(32) if world.noise else None
+        noise = _Replay(random.Random(self.rng.getrandbits(32))) if world.noise else None
         for i in alive:
             s = world.copy()
-            if noise_seed is not None:
-                s.rng = random.Random(noise_seed)  # the same noise for every candidate (common random numbers)
+            if noise is not None:
+                s.rng = noise.again()  # the same noise for every candidate (common random numbers)
             for step in self.cands[i][1]:
                 step(s)
             s.playout()
@@ -305,6 +309,37 @@ class _Search:
             if stop_at is not None and self.spent >= stop_at:
                 return False
         return True
+
+
+class _Replay:
+    """One generator's `random()` sequence, replayed from its start for each candidate of a pass (the values drawn
+    are kept, so a replay costs far less than seeding a new generator)."""
+
+    __slots__ = ("drawn", "source")
+
+    def __init__(self, source: random.Random) -> None:
+        self.drawn: list[float] = []
+        self.source = source
+
+    def again(self) -> _Draws:
+        """A generator whose `random()` gives the source's sequence from its first value."""
+        return _Draws(chain(self.drawn, self._more()).__next__)
+
+    def _more(self):
+        drawn, draw = self.drawn, self.source.random
+        while True:
+            value = draw()
+            drawn.append(value)
+            yield value
+
+
+class _Draws:
+    """What the playout policy reads of a generator: `random()`."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, random) -> None:
+        self.random = random
 
 
 def playout_units(after: Sim, before: Sim) -> float:
