@@ -59,6 +59,13 @@ def domino_table() -> dict[str, tuple[int, int, int, int, int]]:
 
 DOMINOES = domino_table()
 
+
+@cache
+def building_costs(hosts_queen: bool) -> tuple[int, ...]:
+    """Per slot of the builders' board, what a building there costs (`building_cost`) to the queen's host or not."""
+    return tuple(building_cost(slot, hosts_queen) for slot in range(len(builders_board_spec().costs)))
+
+
 # Building kinds (scoring), as ints.
 B_NONE, B_FIXED, B_PER_TERRITORY, B_PER_TOWER, B_PER_KNIGHT = range(5)
 _KIND = {"none": B_NONE, "fixed": B_FIXED, "per_territory": B_PER_TERRITORY, "per_tower": B_PER_TOWER}
@@ -682,7 +689,7 @@ class Sim:
         return self.rounds - max(self.round, 1)
 
     def cost_of(self, slot: int, kingdom: int) -> int:
-        return building_cost(slot, self.queen == kingdom)
+        return building_costs(self.queen == kingdom)[slot]
 
     def dragon_allowed(self, kingdom: int) -> bool:
         return (
@@ -696,7 +703,8 @@ class Sim:
         k = self.ks[kingdom]
         if not k.free_towns:
             return False
-        return any(b is not None and self.cost_of(s, kingdom) <= k.coins for s, b in enumerate(self.board))
+        costs, coins = building_costs(self.queen == kingdom), k.coins
+        return any(b is not None and costs[s] <= coins for s, b in enumerate(self.board))
 
     # -- applying actions (the same steps as the engine) ---------------------------------------------------------------
     def claim(self, dom: str) -> None:
@@ -1045,10 +1053,11 @@ class Sim:
         if not k.free_towns:
             return None
         best_value, best_slot = 0.0, -1
+        costs = building_costs(self.queen == ki)
         for slot, bid in enumerate(self.board):
             if bid is None:
                 continue
-            cost = self.cost_of(slot, ki)
+            cost = costs[slot]
             if cost > k.coins:
                 continue
             value = self.building_value(ki, bid) - cost * COIN_VALUE
