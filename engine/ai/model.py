@@ -213,90 +213,94 @@ class FastKingdom:
     # -- placing ----------------------------------------------------------------------------------------------
     def place(self, a: int, ta: int, ca: int, b: int, tb: int, cb: int) -> None:
         """Put a square of terrain ta with ca crowns on cell a, and one of (tb, cb) on b (a legal placement)."""
-        self._put(a, ta, ca)
-        self._put(b, tb, cb)
+        self._put_all(((a, ta, ca), (b, tb, cb)))
         self.version += 1
 
     def _put(self, p: int, t: int, c: int) -> None:
+        self._put_all(((p, t, c),))
+
+    def _put_all(self, squares: tuple[tuple[int, int, int], ...]) -> None:
+        """Put each (cell, terrain, crowns) in turn, keeping the territories, frontier and frame up to date."""
         terr, tid, W = self.terr, self.tid, self.W
-        terr[p] = t
-        self.key ^= SQUARE_KEYS[(p * 8 + t) * 4 + c]
         frontier, adj = self.frontier, self.adj
-        frontier.discard(p)
-        bit = 1 << t
-        first = -1  # the first territory of terrain t next to p
-        ids = None  # all of them (in the order met), when there are several
-        for q in (p - 1, p + 1, p - W, p + W):
-            tq = terr[q]
-            if tq == t:
-                i = tid[q]
-                if first < 0:
-                    first = i
-                elif i != first:
-                    if ids is None:
-                        ids = [first, i]
-                    elif i not in ids:
-                        ids.append(i)
-            elif tq == EMPTY:
-                adj[q] |= bit
-                frontier.add(q)
         ts, tc = self.t_size, self.t_crowns
-        if first < 0:
-            tid[p] = len(ts)
-            ts.append(1)
-            tc.append(c)
-            self.n_terr[t] += 1
-            self.pts += c
-        elif ids is None:
-            size, crowns = ts[first], tc[first]
-            self.pts += (size + 1) * (crowns + c) - size * crowns
-            ts[first] = size + 1
-            tc[first] = crowns + c
-            tid[p] = first
-        else:
-            keep = max(ids, key=ts.__getitem__)
-            size, crowns, old = 1, c, 0
-            for i in ids:
-                size += ts[i]
-                crowns += tc[i]
-                old += ts[i] * tc[i]
-            self.pts += size * crowns - old
-            gone = [i for i in ids if i != keep]
-            for r in range(self.min_r, self.max_r + 1):
-                base = r * W
-                for q in range(base + self.min_c, base + self.max_c + 1):
-                    if tid[q] in gone:
-                        tid[q] = keep
-            for i in gone:
-                ts[i] = 0
-                tc[i] = 0
-            self.n_terr[t] -= len(gone)
-            ts[keep] = size
-            tc[keep] = crowns
-            tid[p] = keep
-        if t == TOWN:
-            self.free_towns.append(p)
-        r = p // W
-        col = p - r * W
-        grown = True  # whether the squares' bounding box grows
-        if r < self.min_r:
-            self.min_r = r
-        elif r > self.max_r:
-            self.max_r = r
-        else:
-            grown = False
-        if col < self.min_c:
-            self.min_c = col
-            grown = True
-        elif col > self.max_c:
-            self.max_c = col
-            grown = True
-        if grown:
-            self._shrink_frame()
-            reach, centre = self.size // 2, self.size
-            self.inside = (
-                max(centre - self.min_r, self.max_r - centre, centre - self.min_c, self.max_c - centre) <= reach
-            )
+        for p, t, c in squares:
+            terr[p] = t
+            self.key ^= SQUARE_KEYS[(p * 8 + t) * 4 + c]
+            frontier.discard(p)
+            bit = 1 << t
+            first = -1  # the first territory of terrain t next to p
+            ids = None  # all of them (in the order met), when there are several
+            for q in (p - 1, p + 1, p - W, p + W):
+                tq = terr[q]
+                if tq == t:
+                    i = tid[q]
+                    if first < 0:
+                        first = i
+                    elif i != first:
+                        if ids is None:
+                            ids = [first, i]
+                        elif i not in ids:
+                            ids.append(i)
+                elif tq == EMPTY:
+                    adj[q] |= bit
+                    frontier.add(q)
+            if first < 0:
+                tid[p] = len(ts)
+                ts.append(1)
+                tc.append(c)
+                self.n_terr[t] += 1
+                self.pts += c
+            elif ids is None:
+                size, crowns = ts[first], tc[first]
+                self.pts += (size + 1) * (crowns + c) - size * crowns
+                ts[first] = size + 1
+                tc[first] = crowns + c
+                tid[p] = first
+            else:
+                keep = max(ids, key=ts.__getitem__)
+                size, crowns, old = 1, c, 0
+                for i in ids:
+                    size += ts[i]
+                    crowns += tc[i]
+                    old += ts[i] * tc[i]
+                self.pts += size * crowns - old
+                gone = [i for i in ids if i != keep]
+                for r in range(self.min_r, self.max_r + 1):
+                    base = r * W
+                    for q in range(base + self.min_c, base + self.max_c + 1):
+                        if tid[q] in gone:
+                            tid[q] = keep
+                for i in gone:
+                    ts[i] = 0
+                    tc[i] = 0
+                self.n_terr[t] -= len(gone)
+                ts[keep] = size
+                tc[keep] = crowns
+                tid[p] = keep
+            if t == TOWN:
+                self.free_towns.append(p)
+            r = p // W
+            col = p - r * W
+            grown = True  # whether the squares' bounding box grows
+            if r < self.min_r:
+                self.min_r = r
+            elif r > self.max_r:
+                self.max_r = r
+            else:
+                grown = False
+            if col < self.min_c:
+                self.min_c = col
+                grown = True
+            elif col > self.max_c:
+                self.max_c = col
+                grown = True
+            if grown:
+                self._shrink_frame()
+                reach, centre = self.size // 2, self.size
+                self.inside = (
+                    max(centre - self.min_r, self.max_r - centre, centre - self.min_c, self.max_c - centre) <= reach
+                )
 
     def _shrink_frame(self) -> None:
         s = self.size - 1
@@ -360,6 +364,11 @@ class FastKingdom:
         The last field is always False (kept for callers that unpack four values). Each orientation appears once;
         when both squares are identical only one of the two mirror orientations is listed.
         """
+        return [(g, a, b, False) for g, a, b in self._options(t0, c0, t1, c1, None)]
+
+    def _options(self, t0: int, c0: int, t1: int, c1: int, box: bytes | None) -> list[tuple[int, int, int]]:
+        """`placements` as (points, cell of square 0, cell of square 1), in the same order; with `box`
+        (`centre_box`), a placement with a square outside the box loses the Middle Kingdom bonus."""
         terr, adj, W, frontier = self.terr, self.adj, self.W, self.frontier
         b0, b1 = 1 << t0, 1 << t1
         out = []
@@ -375,9 +384,12 @@ class FastKingdom:
                     if adjb and b < a:
                         continue  # this pair is listed from b's side
                     if adja & b0 or adjb & b0:
-                        out.append((gain2(a, b, t0, c0, c1), a, b, False))
+                        off = box is not None and not (box[a] and box[b])
+                        g = gain2(a, b, t0, c0, c1)
+                        out.append((g - MIDDLE_KINGDOM if off else g, a, b))
                         if not sym:
-                            out.append((gain2(a, b, t0, c1, c0), b, a, False))
+                            g = gain2(a, b, t0, c1, c0)
+                            out.append((g - MIDDLE_KINGDOM if off else g, b, a))
         else:
             # Gains of a lone square on each cell of the frontier (an empty cell next to a square of terrain t
             # is one), for either square: computed once for the up to four placements that use the cell.
@@ -395,13 +407,16 @@ class FastKingdom:
                     adjb = adj[b]
                     if adjb and b < a:
                         continue  # this pair is listed from b's side
+                    off = box is not None and not (box[a] and box[b])
                     # square 0 on a, square 1 on b
                     if adja & b0 or adjb & b1:
-                        out.append((g0[a] + (g1[b] if adjb & b1 else c1), a, b, False))
+                        g = g0[a] + (g1[b] if adjb & b1 else c1)
+                        out.append((g - MIDDLE_KINGDOM if off else g, a, b))
                     # square 1 on a, square 0 on b
                     if adja & b1 or adjb & b0:
-                        out.append((g1[a] + (g0[b] if adjb & b0 else c0), b, a, False))
-        self.work += len(self.frontier) + len(out) + CALL_UNITS
+                        g = g1[a] + (g0[b] if adjb & b0 else c0)
+                        out.append((g - MIDDLE_KINGDOM if off else g, b, a))
+        self.work += len(frontier) + len(out) + CALL_UNITS
         return out
 
     def holes(self, a: int, b: int) -> int:
@@ -422,18 +437,15 @@ class FastKingdom:
     def best_placement(self, t0: int, c0: int, t1: int, c1: int, centre: bool = False) -> tuple[float, int, int] | None:
         """The greedy policy's placement: most territory points, minus HOLE_PENALTY per walled-in cell, and, with
         `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box."""
-        cands = self.placements(t0, c0, t1, c1)
+        cands = self._options(t0, c0, t1, c1, centre_box(self.size) if centre else None)
         if not cands:
             return None
-        if centre:
-            box = centre_box(self.size)
-            cands = [(g if box[a] and box[b] else g - MIDDLE_KINGDOM, a, b, x) for g, a, b, x in cands]
         floor = max(cands)[0] - 2 * HOLE_PENALTY
         near = [c for c in cands if c[0] >= floor]
         near.sort(reverse=True)
         best_value, best_a, best_b = -1e9, -1, -1
         holes = self.holes
-        for g, a, b, _ in near:
+        for g, a, b in near:
             if g <= best_value:
                 break
             v = g - HOLE_PENALTY * holes(a, b)
