@@ -366,57 +366,63 @@ class FastKingdom:
         """
         return [(g, a, b, False) for g, a, b in self._options(t0, c0, t1, c1, None)]
 
-    def _options(self, t0: int, c0: int, t1: int, c1: int, box: bytes | None) -> list[tuple[int, int, int]]:
+    def pairs(self) -> list[tuple[int, int, int, int]]:
+        """The pairs of empty cells a domino could cover, as (a, terrains next to a, b, terrains next to b), a on
+        the frontier, in the order `placements` lists them (each pair once, whatever the domino)."""
+        terr, adj, W = self.terr, self.adj, self.W
+        out = []
+        for a in self.frontier:
+            adja = adj[a]
+            for b in (a + 1, a - 1, a + W, a - W):
+                if terr[b] != EMPTY:
+                    continue
+                adjb = adj[b]
+                if adjb and b < a:
+                    continue  # this pair is listed from b's side
+                out.append((a, adja, b, adjb))
+        return out
+
+    def _options(
+        self, t0: int, c0: int, t1: int, c1: int, box: bytes | None, pairs: list | None = None
+    ) -> list[tuple[int, int, int]]:
         """`placements` as (points, cell of square 0, cell of square 1), in the same order; with `box`
-        (`centre_box`), a placement with a square outside the box loses the Middle Kingdom bonus."""
-        terr, adj, W, frontier = self.terr, self.adj, self.W, self.frontier
+        (`centre_box`), a placement with a square outside the box loses the Middle Kingdom bonus. `pairs`: this
+        kingdom's `pairs()` as it stands, when the caller has them (several dominoes against one kingdom)."""
+        if pairs is None:
+            pairs = self.pairs()
         b0, b1 = 1 << t0, 1 << t1
         out = []
         if t0 == t1:
             gain2 = self.gain2
             sym = c0 == c1
-            for a in frontier:
-                adja = adj[a]
-                for b in (a + 1, a - 1, a + W, a - W):
-                    if terr[b] != EMPTY:
-                        continue
-                    adjb = adj[b]
-                    if adjb and b < a:
-                        continue  # this pair is listed from b's side
-                    if adja & b0 or adjb & b0:
-                        off = box is not None and not (box[a] and box[b])
-                        g = gain2(a, b, t0, c0, c1)
-                        out.append((g - MIDDLE_KINGDOM if off else g, a, b))
-                        if not sym:
-                            g = gain2(a, b, t0, c1, c0)
-                            out.append((g - MIDDLE_KINGDOM if off else g, b, a))
+            for a, adja, b, adjb in pairs:
+                if adja & b0 or adjb & b0:
+                    off = box is not None and not (box[a] and box[b])
+                    g = gain2(a, b, t0, c0, c1)
+                    out.append((g - MIDDLE_KINGDOM if off else g, a, b))
+                    if not sym:
+                        g = gain2(a, b, t0, c1, c0)
+                        out.append((g - MIDDLE_KINGDOM if off else g, b, a))
         else:
             # Gains of a lone square on each cell of the frontier (an empty cell next to a square of terrain t
             # is one), for either square: computed once for the up to four placements that use the cell.
-            gain1 = self.gain1
+            gain1, adj = self.gain1, self.adj
             g0, g1 = {}, {}
-            for a in frontier:
+            for a in self.frontier:
                 adja = adj[a]
                 g0[a] = gain1(a, t0, c0) if adja & b0 else c0
                 g1[a] = gain1(a, t1, c1) if adja & b1 else c1
-            for a in frontier:
-                adja = adj[a]
-                for b in (a + 1, a - 1, a + W, a - W):
-                    if terr[b] != EMPTY:
-                        continue
-                    adjb = adj[b]
-                    if adjb and b < a:
-                        continue  # this pair is listed from b's side
-                    off = box is not None and not (box[a] and box[b])
-                    # square 0 on a, square 1 on b
-                    if adja & b0 or adjb & b1:
-                        g = g0[a] + (g1[b] if adjb & b1 else c1)
-                        out.append((g - MIDDLE_KINGDOM if off else g, a, b))
-                    # square 1 on a, square 0 on b
-                    if adja & b1 or adjb & b0:
-                        g = g1[a] + (g0[b] if adjb & b0 else c0)
-                        out.append((g - MIDDLE_KINGDOM if off else g, b, a))
-        self.work += len(frontier) + len(out) + CALL_UNITS
+            for a, adja, b, adjb in pairs:
+                off = box is not None and not (box[a] and box[b])
+                # square 0 on a, square 1 on b
+                if adja & b0 or adjb & b1:
+                    g = g0[a] + (g1[b] if adjb & b1 else c1)
+                    out.append((g - MIDDLE_KINGDOM if off else g, a, b))
+                # square 1 on a, square 0 on b
+                if adja & b1 or adjb & b0:
+                    g = g1[a] + (g0[b] if adjb & b0 else c0)
+                    out.append((g - MIDDLE_KINGDOM if off else g, b, a))
+        self.work += len(self.frontier) + len(out) + CALL_UNITS
         return out
 
     def holes(self, a: int, b: int) -> int:
@@ -434,10 +440,13 @@ class FastKingdom:
                     count += 1
         return count
 
-    def best_placement(self, t0: int, c0: int, t1: int, c1: int, centre: bool = False) -> tuple[float, int, int] | None:
+    def best_placement(
+        self, t0: int, c0: int, t1: int, c1: int, centre: bool = False, pairs: list | None = None
+    ) -> tuple[float, int, int] | None:
         """The greedy policy's placement: most territory points, minus HOLE_PENALTY per walled-in cell, and, with
-        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box."""
-        cands = self._options(t0, c0, t1, c1, centre_box(self.size) if centre else None)
+        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box.
+        `pairs`: see `_options`."""
+        cands = self._options(t0, c0, t1, c1, centre_box(self.size) if centre else None, pairs)
         if not cands:
             return None
         floor = max(cands)[0] - 2 * HOLE_PENALTY
@@ -877,11 +886,16 @@ class Sim:
             k.place(a, t0, c0, b, t1, c1)
             self.placed = (a, b)
             self._next_phase(P_PLACE, ki)
-        elif phase in (P_CLAIM, P_FIRST):
+        elif phase == P_CLAIM:
+            # `policy_claim`, then `claim`, inline.
             dom, plan = self.policy_claim()
-            if plan is not None:
-                self.plan[self.cur_king[self.turn]] = plan  # (the acting king: plans come with P_CLAIM only)
-            self.claim(dom)
+            turn = self.turn
+            king = self.cur_king[turn]
+            self.plan[king] = plan  # type: ignore[assignment]
+            self.nxt_king[self.nxt_dom.index(dom)] = king
+            self._start_turn(turn + 1)
+        elif phase == P_FIRST:
+            self.claim(self.policy_claim()[0])
         elif phase == P_TAX:
             cells = self.policy_tax()
             if cells:
@@ -951,6 +965,7 @@ class Sim:
         bonus = step * len(doms)
         cache, qd = self.cache, self.qd
         key0 = k.key
+        pairs = None
         for dom, owner in zip(doms, kings, strict=True):
             bonus -= step
             if owner >= 0:
@@ -964,8 +979,10 @@ class Sim:
                 try:
                     found = cache[key]
                 except KeyError:
+                    if pairs is None:
+                        pairs = k.pairs()  # the same for every domino of the line (the kingdom does not change)
                     t0, c0, t1, c1, _ = DOMINOES[dom]
-                    found = cache[key] = k.best_placement(t0, c0, t1, c1, centre)
+                    found = cache[key] = k.best_placement(t0, c0, t1, c1, centre, pairs)
                 else:
                     k.work += CACHE_UNITS
             if found is None:
