@@ -43,15 +43,18 @@ from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import GreedyMediumAgent, claim_values, decision_rng, medium_placements, open_decision
 from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action, unseen_buildings
 
-# Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
+# Effort per second of budget, in work units (see `playout_units`): a unit took about 0.6-0.8 microseconds of CPU
 # here, Kingdomino the most (it sets this rate: at most 0.92-0.98 s of CPU per move on the idle machine at 1.15 M,
-# 1.02 s at 1.2 M; Queendomino and Royal Wedding about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
-# decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns
-# and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than
-# it was charged, so late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines
-# of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
-# Kingdomino's); a playout ~25-75 us, more with more kingdoms.
-UNITS_PER_SECOND = 1_150_000
+# 1.02 s at 1.2 M; Queendomino and Royal Wedding about a quarter less, `--calibrate`). The shares below come from a
+# least-squares fit of the CPU time of 236 decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding
+# 6 and teams of 8) to the work, turns and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us
+# in Kingdomino (3 times less than it was charged, so late-game decisions got half the playouts their CPU allowed),
+# ~12 us with Royal Wedding's lines of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until
+# Queendomino's CPU per move was at most Kingdomino's); a playout ~25-75 us, more with more kingdoms. On 2026-11-28
+# the model got cheaper at the same work (the same moves for the same work): a unit's CPU time fell to 0.79-0.82 of
+# what it was in Kingdomino, 0.88-0.91 in Queendomino and Royal Wedding (the same decisions timed side by side), so
+# the rate went from 1.15 M to 1.38 M units a second (x 1.2): about the CPU of before per move, 20% more work.
+UNITS_PER_SECOND = 1_380_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 2
 LINE_UNITS = 2  # per domino of the line, per turn (the claim looks at each)
@@ -85,7 +88,8 @@ MODE_SHARE = {("kingdomino", 2): 1.15}
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
 # against three easy (200 games each, the same seeds): 0.03 s with 5 placements 49%, with 3 46.5%.
-MEDIUM_BUDGET = 0.05
+MEDIUM_WORK = 57_500  # work units of a medium decision (0.05 s at the 1.15 M units a second of its tuning)
+MEDIUM_BUDGET = MEDIUM_WORK / UNITS_PER_SECOND  # the same work, so the same moves, whatever the rate
 MEDIUM_PLACEMENTS = 5
 
 
