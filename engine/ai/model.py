@@ -258,26 +258,7 @@ class FastKingdom:
                 tc[first] = crowns + c
                 tid[p] = first
             else:
-                keep = max(ids, key=ts.__getitem__)
-                size, crowns, old = 1, c, 0
-                for i in ids:
-                    size += ts[i]
-                    crowns += tc[i]
-                    old += ts[i] * tc[i]
-                self.pts += size * crowns - old
-                gone = [i for i in ids if i != keep]
-                for r in range(self.min_r, self.max_r + 1):
-                    base = r * W
-                    for q in range(base + self.min_c, base + self.max_c + 1):
-                        if tid[q] in gone:
-                            tid[q] = keep
-                for i in gone:
-                    ts[i] = 0
-                    tc[i] = 0
-                self.n_terr[t] -= len(gone)
-                ts[keep] = size
-                tc[keep] = crowns
-                tid[p] = keep
+                self._merge(p, t, c, ids)
             if t == TOWN:
                 self.free_towns.append(p)
             r = p // W
@@ -301,6 +282,30 @@ class FastKingdom:
                 self.inside = (
                     max(centre - self.min_r, self.max_r - centre, centre - self.min_c, self.max_c - centre) <= reach
                 )
+
+    def _merge(self, p: int, t: int, c: int, ids: list[int]) -> None:
+        """Square (t, c) on cell p joins the territories `ids` (several) into the largest (the first of them if tied)."""
+        tid, ts, tc, W = self.tid, self.t_size, self.t_crowns, self.W
+        keep = max(ids, key=ts.__getitem__)
+        size, crowns, old = 1, c, 0
+        for i in ids:
+            size += ts[i]
+            crowns += tc[i]
+            old += ts[i] * tc[i]
+        self.pts += size * crowns - old
+        gone = [i for i in ids if i != keep]
+        for r in range(self.min_r, self.max_r + 1):
+            base = r * W
+            for q in range(base + self.min_c, base + self.max_c + 1):
+                if tid[q] in gone:
+                    tid[q] = keep
+        for i in gone:
+            ts[i] = 0
+            tc[i] = 0
+        self.n_terr[t] -= len(gone)
+        ts[keep] = size
+        tc[keep] = crowns
+        tid[p] = keep
 
     def _shrink_frame(self) -> None:
         s = self.size - 1
