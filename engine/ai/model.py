@@ -57,6 +57,15 @@ def domino_table() -> dict[str, tuple[int, int, int, int, int]]:
     return table
 
 
+DOMINOES = domino_table()
+
+
+@cache
+def building_costs(hosts_queen: bool) -> tuple[int, ...]:
+    """Per slot of the builders' board, what a building there costs (`building_cost`) to the queen's host or not."""
+    return tuple(building_cost(slot, hosts_queen) for slot in range(len(builders_board_spec().costs)))
+
+
 # Building kinds (scoring), as ints.
 B_NONE, B_FIXED, B_PER_TERRITORY, B_PER_TOWER, B_PER_KNIGHT = range(5)
 _KIND = {"none": B_NONE, "fixed": B_FIXED, "per_territory": B_PER_TERRITORY, "per_tower": B_PER_TOWER}
@@ -106,7 +115,6 @@ class FastKingdom:
         "adj",
         "buildings",
         "coins",
-        "crowns",
         "discarded",
         "fc0",
         "fc1",
@@ -114,6 +122,7 @@ class FastKingdom:
         "fr1",
         "free_towns",
         "frontier",
+        "inside",
         "key",
         "kplaced",
         "kres",
@@ -143,7 +152,6 @@ class FastKingdom:
         for r in range(1, n + 1):
             for c in range(1, n + 1):
                 self.terr[r * W + c] = EMPTY
-        self.crowns = [0] * (W * W)
         self.tid = [-1] * (W * W)
         self.adj = [0] * (W * W)  # per empty cell: bit mask of the terrains next to it (all bits next to the castle)
         castle = size * W + size
@@ -153,6 +161,7 @@ class FastKingdom:
             self.adj[q] = ALL_TERRAINS
             self.frontier.add(q)
         self.min_r = self.max_r = self.min_c = self.max_c = size
+        self.inside = True  # whether the castle is in the centre of the squares' frame (see `centred`)
         self.fr0, self.fr1, self.fc0, self.fc1 = 1, n, 1, n
         self.t_size: list[int] = []
         self.t_crowns: list[int] = []
@@ -173,9 +182,10 @@ class FastKingdom:
     def copy(self) -> FastKingdom:
         k = FastKingdom.__new__(FastKingdom)
         k.size, k.W = self.size, self.W
-        k.terr, k.crowns, k.tid, k.adj = self.terr[:], self.crowns[:], self.tid[:], self.adj[:]
+        k.terr, k.tid, k.adj = self.terr[:], self.tid[:], self.adj[:]
         k.frontier = set(self.frontier)
         k.min_r, k.max_r, k.min_c, k.max_c = self.min_r, self.max_r, self.min_c, self.max_c
+        k.inside = self.inside
         k.fr0, k.fr1, k.fc0, k.fc1 = self.fr0, self.fr1, self.fc0, self.fc1
         k.t_size, k.t_crowns = self.t_size[:], self.t_crowns[:]
         k.pts, k.n_terr, k.version, k.work = self.pts, self.n_terr[:], self.version, self.work
@@ -203,62 +213,99 @@ class FastKingdom:
     # -- placing ----------------------------------------------------------------------------------------------
     def place(self, a: int, ta: int, ca: int, b: int, tb: int, cb: int) -> None:
         """Put a square of terrain ta with ca crowns on cell a, and one of (tb, cb) on b (a legal placement)."""
-        self._put(a, ta, ca)
-        self._put(b, tb, cb)
+        self._put_all(((a, ta, ca), (b, tb, cb)))
         self.version += 1
 
     def _put(self, p: int, t: int, c: int) -> None:
+        self._put_all(((p, t, c),))
+
+    def _put_all(self, squares: tuple[tuple[int, int, int], ...]) -> None:
+        """Put each (cell, terrain, crowns) in turn, keeping the territories, frontier and frame up to date."""
         terr, tid, W = self.terr, self.tid, self.W
-        terr[p] = t
-        self.crowns[p] = c
-        self.key ^= SQUARE_KEYS[(p * 8 + t) * 4 + c]
-        self.frontier.discard(p)
-        ids: list[int] = []
-        for q in (p - 1, p + 1, p - W, p + W):
-            tq = terr[q]
-            if tq == t:
-                i = tid[q]
-                if i not in ids:
-                    ids.append(i)
-            elif tq == EMPTY:
-                self.adj[q] |= 1 << t
-                self.frontier.add(q)
+        frontier, adj = self.frontier, self.adj
         ts, tc = self.t_size, self.t_crowns
-        if not ids:
-            tid[p] = len(ts)
-            ts.append(1)
-            tc.append(c)
-            self.n_terr[t] += 1
-            self.pts += c
-        else:
-            keep = max(ids, key=ts.__getitem__)
-            size, crowns, old = 1, c, 0
-            for i in ids:
-                size += ts[i]
-                crowns += tc[i]
-                old += ts[i] * tc[i]
-            self.pts += size * crowns - old
-            if len(ids) > 1:
-                gone = [i for i in ids if i != keep]
-                for r in range(self.min_r, self.max_r + 1):
-                    base = r * W
-                    for q in range(base + self.min_c, base + self.max_c + 1):
-                        if tid[q] in gone:
-                            tid[q] = keep
-                for i in gone:
-                    ts[i] = 0
-                    tc[i] = 0
-                self.n_terr[t] -= len(gone)
-            ts[keep] = size
-            tc[keep] = crowns
-            tid[p] = keep
-        if t == TOWN:
-            self.free_towns.append(p)
-        r, col = divmod(p, W)
-        if r < self.min_r or r > self.max_r or col < self.min_c or col > self.max_c:
-            self.min_r, self.max_r = min(self.min_r, r), max(self.max_r, r)
-            self.min_c, self.max_c = min(self.min_c, col), max(self.max_c, col)
-            self._shrink_frame()
+        for p, t, c in squares:
+            terr[p] = t
+            self.key ^= SQUARE_KEYS[(p * 8 + t) * 4 + c]
+            frontier.discard(p)
+            bit = 1 << t
+            first = -1  # the first territory of terrain t next to p
+            ids = None  # all of them (in the order met), when there are several
+            for q in (p - 1, p + 1, p - W, p + W):
+                tq = terr[q]
+                if tq == t:
+                    i = tid[q]
+                    if first < 0:
+                        first = i
+                    elif i != first:
+                        if ids is None:
+                            ids = [first, i]
+                        elif i not in ids:
+                            ids.append(i)
+                elif tq == EMPTY:
+                    adj[q] |= bit
+                    frontier.add(q)
+            if first < 0:
+                tid[p] = len(ts)
+                ts.append(1)
+                tc.append(c)
+                self.n_terr[t] += 1
+                self.pts += c
+            elif ids is None:
+                size, crowns = ts[first], tc[first]
+                self.pts += (size + 1) * (crowns + c) - size * crowns
+                ts[first] = size + 1
+                tc[first] = crowns + c
+                tid[p] = first
+            else:
+                self._merge(p, t, c, ids)
+            if t == TOWN:
+                self.free_towns.append(p)
+            r = p // W
+            col = p - r * W
+            grown = True  # whether the squares' bounding box grows
+            if r < self.min_r:
+                self.min_r = r
+            elif r > self.max_r:
+                self.max_r = r
+            else:
+                grown = False
+            if col < self.min_c:
+                self.min_c = col
+                grown = True
+            elif col > self.max_c:
+                self.max_c = col
+                grown = True
+            if grown:
+                self._shrink_frame()
+                reach, centre = self.size // 2, self.size
+                self.inside = (
+                    max(centre - self.min_r, self.max_r - centre, centre - self.min_c, self.max_c - centre) <= reach
+                )
+
+    def _merge(self, p: int, t: int, c: int, ids: list[int]) -> None:
+        """Square (t, c) on cell p joins the territories `ids` (several) into the largest (the first of them if tied)."""
+        tid, ts, tc, W = self.tid, self.t_size, self.t_crowns, self.W
+        keep = max(ids, key=ts.__getitem__)
+        size, crowns, old = 1, c, 0
+        for i in ids:
+            size += ts[i]
+            crowns += tc[i]
+            old += ts[i] * tc[i]
+        self.pts += size * crowns - old
+        gone = [i for i in ids if i != keep]
+        for r in range(self.min_r, self.max_r + 1):
+            base = r * W
+            for q in range(base + self.min_c, base + self.max_c + 1):
+                if tid[q] in gone:
+                    tid[q] = keep
+        for i in gone:
+            ts[i] = 0
+            tc[i] = 0
+        self.n_terr[t] -= len(gone)
+        ts[keep] = size
+        tc[keep] = crowns
+        tid[p] = keep
 
     def _shrink_frame(self) -> None:
         s = self.size - 1
@@ -322,35 +369,64 @@ class FastKingdom:
         The last field is always False (kept for callers that unpack four values). Each orientation appears once;
         when both squares are identical only one of the two mirror orientations is listed.
         """
+        return [(g, a, b, False) for g, a, b in self._options(t0, c0, t1, c1, None)]
+
+    def pairs(self) -> list[tuple[int, int, int, int]]:
+        """The pairs of empty cells a domino could cover, as (a, terrains next to a, b, terrains next to b), a on
+        the frontier, in the order `placements` lists them (each pair once, whatever the domino)."""
         terr, adj, W = self.terr, self.adj, self.W
-        b0, b1 = 1 << t0, 1 << t1
-        same = t0 == t1
-        sym = same and c0 == c1
         out = []
-        gain1, gain2 = self.gain1, self.gain2
         for a in self.frontier:
             adja = adj[a]
-            # Gains of a lone square on a, for either square (computed once for the four neighbours b).
-            ga0 = gain1(a, t0, c0) if adja & b0 else c0
-            ga1 = gain1(a, t1, c1) if adja & b1 else c1
             for b in (a + 1, a - 1, a + W, a - W):
                 if terr[b] != EMPTY:
                     continue
                 adjb = adj[b]
                 if adjb and b < a:
                     continue  # this pair is listed from b's side
-                if same:
-                    if adja & b0 or adjb & b0:
-                        out.append((gain2(a, b, t0, c0, c1), a, b, False))
-                        if not sym:
-                            out.append((gain2(a, b, t0, c1, c0), b, a, False))
-                    continue
+                out.append((a, adja, b, adjb))
+        return out
+
+    def _options(
+        self, t0: int, c0: int, t1: int, c1: int, box: bytes | None, pairs: list | None = None
+    ) -> list[tuple[int, int, int]]:
+        """`placements` as (points, cell of square 0, cell of square 1), in the same order; with `box`
+        (`centre_box`), a placement with a square outside the box loses the Middle Kingdom bonus. `pairs`: this
+        kingdom's `pairs()` as it stands, when the caller has them (several dominoes against one kingdom)."""
+        if pairs is None:
+            pairs = self.pairs()
+        b0, b1 = 1 << t0, 1 << t1
+        out = []
+        if t0 == t1:
+            gain2 = self.gain2
+            sym = c0 == c1
+            for a, adja, b, adjb in pairs:
+                if adja & b0 or adjb & b0:
+                    off = box is not None and not (box[a] and box[b])
+                    g = gain2(a, b, t0, c0, c1)
+                    out.append((g - MIDDLE_KINGDOM if off else g, a, b))
+                    if not sym:
+                        g = gain2(a, b, t0, c1, c0)
+                        out.append((g - MIDDLE_KINGDOM if off else g, b, a))
+        else:
+            # Gains of a lone square on each cell of the frontier (an empty cell next to a square of terrain t
+            # is one), for either square: computed once for the up to four placements that use the cell.
+            gain1, adj = self.gain1, self.adj
+            g0, g1 = {}, {}
+            for a in self.frontier:
+                adja = adj[a]
+                g0[a] = gain1(a, t0, c0) if adja & b0 else c0
+                g1[a] = gain1(a, t1, c1) if adja & b1 else c1
+            for a, adja, b, adjb in pairs:
+                off = box is not None and not (box[a] and box[b])
                 # square 0 on a, square 1 on b
                 if adja & b0 or adjb & b1:
-                    out.append((ga0 + (gain1(b, t1, c1) if adjb & b1 else c1), a, b, False))
+                    g = g0[a] + (g1[b] if adjb & b1 else c1)
+                    out.append((g - MIDDLE_KINGDOM if off else g, a, b))
                 # square 1 on a, square 0 on b
                 if adja & b1 or adjb & b0:
-                    out.append((ga1 + (gain1(b, t0, c0) if adjb & b0 else c0), b, a, False))
+                    g = g1[a] + (g0[b] if adjb & b0 else c0)
+                    out.append((g - MIDDLE_KINGDOM if off else g, b, a))
         self.work += len(self.frontier) + len(out) + CALL_UNITS
         return out
 
@@ -369,21 +445,21 @@ class FastKingdom:
                     count += 1
         return count
 
-    def best_placement(self, t0: int, c0: int, t1: int, c1: int, centre: bool = False) -> tuple[float, int, int] | None:
+    def best_placement(
+        self, t0: int, c0: int, t1: int, c1: int, centre: bool = False, pairs: list | None = None
+    ) -> tuple[float, int, int] | None:
         """The greedy policy's placement: most territory points, minus HOLE_PENALTY per walled-in cell, and, with
-        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box."""
-        cands = self.placements(t0, c0, t1, c1)
+        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box.
+        `pairs`: see `_options`."""
+        cands = self._options(t0, c0, t1, c1, centre_box(self.size) if centre else None, pairs)
         if not cands:
             return None
-        if centre:
-            box = centre_box(self.size)
-            cands = [(g if box[a] and box[b] else g - MIDDLE_KINGDOM, a, b, x) for g, a, b, x in cands]
         floor = max(cands)[0] - 2 * HOLE_PENALTY
         near = [c for c in cands if c[0] >= floor]
         near.sort(reverse=True)
         best_value, best_a, best_b = -1e9, -1, -1
         holes = self.holes
-        for g, a, b, _ in near:
+        for g, a, b in near:
             if g <= best_value:
                 break
             v = g - HOLE_PENALTY * holes(a, b)
@@ -431,9 +507,8 @@ class FastKingdom:
         return max(self.t_size, default=0)
 
     def centred(self) -> bool:
-        reach = self.size // 2
-        c = self.size
-        return max(c - self.min_r, self.max_r - c, c - self.min_c, self.max_c - c) <= reach
+        """Whether the castle is in the centre of the kingdom (Middle Kingdom), as far as its squares tell yet."""
+        return self.inside
 
     def total(self, *, queendomino: bool, queen: bool, middle_kingdom: bool, harmony: bool) -> int:
         total = self.pts
@@ -594,13 +669,16 @@ class Sim:
             return 1
         return self.round + (1 if self.nxt_dom else 0)
 
-    def determinize(self, game: Game, rng: random.Random) -> Sim:
+    def determinize(
+        self, game: Game, rng: random.Random, unseen: list[str] | None = None, stack: list[str] | None = None
+    ) -> Sim:
         """A copy with a future drawn at random among what nobody has seen: the lines still to come (from
-        `game.unseen_dominoes()`), the building stack (every building not on the board, built or burned), and the
-        order of the kings still to choose in the first line."""
+        `game.unseen_dominoes()`), the building stack (every building not on the board, built or burned:
+        `unseen_buildings`), and the order of the kings still to choose in the first line. `unseen` and `stack`:
+        those two lists when the caller read them already (they are not changed)."""
         s = self.copy()
         pools: dict[str, list[str]] = {box: [] for box in s.boxes}
-        for dom in game.unseen_dominoes():
+        for dom in game.unseen_dominoes() if unseen is None else unseen:
             pools[dom[0]].append(dom)
         for pool in pools.values():
             rng.shuffle(pool)
@@ -612,7 +690,7 @@ class Sim:
             future.append(sorted(line, key=lambda x: numbers[x][4]))
         s.future = future
         if s.qd:
-            s.stack = unseen_buildings(game)
+            s.stack = unseen_buildings(game) if stack is None else stack[:]
             rng.shuffle(s.stack)
         if s.phase == P_FIRST:
             s.first_order = [s.first_order[0], *first_claim_rest(game, rng)]
@@ -637,7 +715,7 @@ class Sim:
         return self.rounds - max(self.round, 1)
 
     def cost_of(self, slot: int, kingdom: int) -> int:
-        return building_cost(slot, self.queen == kingdom)
+        return building_costs(self.queen == kingdom)[slot]
 
     def dragon_allowed(self, kingdom: int) -> bool:
         return (
@@ -651,7 +729,8 @@ class Sim:
         k = self.ks[kingdom]
         if not k.free_towns:
             return False
-        return any(b is not None and self.cost_of(s, kingdom) <= k.coins for s, b in enumerate(self.board))
+        costs, coins = building_costs(self.queen == kingdom), k.coins
+        return any(b is not None and costs[s] <= coins for s, b in enumerate(self.board))
 
     # -- applying actions (the same steps as the engine) ---------------------------------------------------------------
     def claim(self, dom: str) -> None:
@@ -793,17 +872,35 @@ class Sim:
         """Take the greedy policy's action for the decision at hand."""
         phase = self.phase
         if phase == P_PLACE:
-            cells = self.policy_place()
-            if cells is None:
-                self.discard()
+            # `policy_place`, then `place`, inline (half the playouts' steps).
+            turn = self.turn
+            king = self.cur_king[turn]
+            ki = self.king_k[king]
+            k = self.ks[ki]
+            plan = self.plan.pop(king, None)
+            if plan is not None and plan[0] == k.version:
+                a, b = plan[1], plan[2]
             else:
-                t0, c0, t1, c1, _ = domino_table()[self.cur_dom[self.turn]]
-                self.place(cells[0], t0, c0, cells[1], t1, c1)
-        elif phase in (P_CLAIM, P_FIRST):
+                dom = self.cur_dom[turn]
+                best = self.best_placement(k, dom, self.middle_kingdom and k.inside)
+                a, b = (-1, -1) if best is None else (best[1], best[2])
+            if a < 0:
+                self.discard()
+                return
+            t0, c0, t1, c1, _ = DOMINOES[self.cur_dom[turn]]
+            k.place(a, t0, c0, b, t1, c1)
+            self.placed = (a, b)
+            self._next_phase(P_PLACE, ki)
+        elif phase == P_CLAIM:
+            # `policy_claim`, then `claim`, inline.
             dom, plan = self.policy_claim()
-            if plan is not None:
-                self.plan[self.acting_king()] = plan
-            self.claim(dom)
+            turn = self.turn
+            king = self.cur_king[turn]
+            self.plan[king] = plan  # type: ignore[assignment]
+            self.nxt_king[self.nxt_dom.index(dom)] = king
+            self._start_turn(turn + 1)
+        elif phase == P_FIRST:
+            self.claim(self.policy_claim()[0])
         elif phase == P_TAX:
             cells = self.policy_tax()
             if cells:
@@ -821,8 +918,9 @@ class Sim:
 
     def playout(self) -> None:
         """Play to the end of the deal with the greedy policy."""
+        step = self.policy_step
         while self.phase != P_OVER:
-            self.policy_step()
+            step()
 
     def policy_place(self) -> tuple[int, int] | None:
         """Cells for squares 0 and 1 of the acting king's domino, or None when it cannot be placed."""
@@ -831,8 +929,7 @@ class Sim:
         plan = self.plan.pop(king, None)
         if plan is not None and plan[0] == k.version:
             return None if plan[1] < 0 else (plan[1], plan[2])
-        dom = self.cur_dom[self.turn]
-        best = self.best_placement(k, dom, self.middle_kingdom and k.centred())
+        best = self.best_placement(k, self.cur_dom[self.turn], self.middle_kingdom and k.inside)
         return None if best is None else (best[1], best[2])
 
     def best_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[float, int, int] | None:
@@ -840,52 +937,77 @@ class Sim:
         playouts meet the same kingdoms and dominoes again and again. A hit costs CACHE_UNITS of work."""
         cache = self.cache
         if cache is None:
-            t0, c0, t1, c1, _ = domino_table()[dom]
+            t0, c0, t1, c1, _ = DOMINOES[dom]
             return k.best_placement(t0, c0, t1, c1, centre)
         key = (k.key, dom, centre)
-        found = cache.get(key, cache)
-        if found is cache:
-            t0, c0, t1, c1, _ = domino_table()[dom]
+        try:
+            found = cache[key]
+        except KeyError:
+            t0, c0, t1, c1, _ = DOMINOES[dom]
             found = cache[key] = k.best_placement(t0, c0, t1, c1, centre)
         else:
             k.work += CACHE_UNITS
-        return found  # type: ignore[return-value]
+        return found
 
     def policy_claim(self) -> tuple[str, tuple[int, int, int] | None]:
         """The free domino whose best placement in the kingdom as it stands gains most, and that placement
         (kingdom version, cell 0, cell 1) for next round."""
-        king = self.acting_king()
-        k = self.ks[self.king_k[king]]
-        if self.phase == P_FIRST:
+        phase = self.phase
+        if phase == P_FIRST:
+            king = self.first_order[self.turn]
             doms, kings = self.cur_dom, self.cur_king
         else:
+            king = self.cur_king[self.turn]
             doms, kings = self.nxt_dom, self.nxt_king
-        table = domino_table()
-        centre = self.middle_kingdom and k.centred()
-        best_value, best_dom, best_plan = -1e9, "", None
-        rand = self.rng.random if self.noise and self.king_k[king] != self.quiet else None
-        last = self.phase == P_CLAIM and not self.future  # the order of the last round does not matter
+        ki = self.king_k[king]
+        k = self.ks[ki]
+        centre = self.middle_kingdom and k.inside
+        best_value, best_dom, best_found = -1e9, "", None
+        noise = self.noise
+        rand = self.rng.random if noise and ki != self.quiet else None
+        last = phase == P_CLAIM and not self.future  # the order of the last round does not matter
         step = self.order_weight / (len(doms) - 1) if len(doms) > 1 and not last else 0.0
         bonus = step * len(doms)
+        cache, qd = self.cache, self.qd
+        key0 = k.key
+        pairs = None
         for dom, owner in zip(doms, kings, strict=True):
             bonus -= step
             if owner >= 0:
                 continue
-            found = self.best_placement(k, dom, centre)
-            if found is None:
-                value, plan = -5.0, (k.version, -1, -1)
+            # What `best_placement` does, inline (this loop is the playouts' busiest).
+            if cache is None:
+                t0, c0, t1, c1, _ = DOMINOES[dom]
+                found = k.best_placement(t0, c0, t1, c1, centre)
             else:
-                value, plan = found[0], (k.version, found[1], found[2])
-                if self.qd:
-                    t0, _, t1, _, _ = table[dom]
+                key = (key0, dom, centre)
+                try:
+                    found = cache[key]
+                except KeyError:
+                    if pairs is None:
+                        pairs = k.pairs()  # the same for every domino of the line (the kingdom does not change)
+                    t0, c0, t1, c1, _ = DOMINOES[dom]
+                    found = cache[key] = k.best_placement(t0, c0, t1, c1, centre, pairs)
+                else:
+                    k.work += CACHE_UNITS
+            if found is None:
+                value = -5.0
+            else:
+                value = found[0]
+                if qd:
+                    t0, _, t1, _, _ = DOMINOES[dom]
                     if t0 == TOWN or t1 == TOWN:
                         value += ((t0 == TOWN) + (t1 == TOWN)) * self.town_site_value(k)
             value += bonus
             if rand is not None:
-                value += rand() * self.noise
+                value += rand() * noise
             if value > best_value:
-                best_value, best_dom, best_plan = value, dom, plan
-        return best_dom, (best_plan if self.phase == P_CLAIM else None)
+                best_value, best_dom, best_found = value, dom, found
+        if phase != P_CLAIM:
+            return best_dom, None
+        if best_found is None:
+            return best_dom, (k.version, -1, -1)
+        return best_dom, (k.version, best_found[1], best_found[2])
 
     def town_site_value(self, k: FastKingdom) -> float:
         """What one more free town square (a place to build) is worth to kingdom k, in points."""
@@ -965,10 +1087,11 @@ class Sim:
         if not k.free_towns:
             return None
         best_value, best_slot = 0.0, -1
+        costs = building_costs(self.queen == ki)
         for slot, bid in enumerate(self.board):
             if bid is None:
                 continue
-            cost = self.cost_of(slot, ki)
+            cost = costs[slot]
             if cost > k.coins:
                 continue
             value = self.building_value(ki, bid) - cost * COIN_VALUE

@@ -35,22 +35,26 @@ from __future__ import annotations
 import math
 import random
 import time
+from itertools import chain
 from typing import Any
 
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import GreedyMediumAgent, claim_values, decision_rng, medium_placements, open_decision
-from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action
+from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action, unseen_buildings
 
-# Effort per second of budget, in work units (see `playout_units`): a unit takes about 0.6-0.8 microseconds of CPU
+# Effort per second of budget, in work units (see `playout_units`): a unit took about 0.6-0.8 microseconds of CPU
 # here, Kingdomino the most (it sets this rate: at most 0.92-0.98 s of CPU per move on the idle machine at 1.15 M,
-# 1.02 s at 1.2 M; Queendomino and Royal Wedding about a quarter less, `--calibrate`). The shares below come from a least-squares fit of the CPU time of 236
-# decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding 6 and teams of 8) to the work, turns
-# and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us in Kingdomino (3 times less than
-# it was charged, so late-game decisions got half the playouts their CPU allowed), ~12 us with Royal Wedding's lines
-# of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until Queendomino's CPU per move was at most
-# Kingdomino's); a playout ~25-75 us, more with more kingdoms.
-UNITS_PER_SECOND = 1_150_000
+# 1.02 s at 1.2 M; Queendomino and Royal Wedding about a quarter less, `--calibrate`). The shares below come from a
+# least-squares fit of the CPU time of 236 decisions of whole games (Kingdomino 4, Queendomino 2 and 4, Royal Wedding
+# 6 and teams of 8) to the work, turns and playouts they counted: a placement option looked at ~0.7 us, a turn ~6 us
+# in Kingdomino (3 times less than it was charged, so late-game decisions got half the playouts their CPU allowed),
+# ~12 us with Royal Wedding's lines of 8, ~17-25 us with Queendomino's economy (its share then raised by hand until
+# Queendomino's CPU per move was at most Kingdomino's); a playout ~25-75 us, more with more kingdoms. On 2026-11-28
+# the model got cheaper at the same work (the same moves for the same work): a unit's CPU time fell to 0.79-0.82 of
+# what it was in Kingdomino, 0.88-0.91 in Queendomino and Royal Wedding (the same decisions timed side by side), so
+# the rate went from 1.15 M to 1.38 M units a second (x 1.2): about the CPU of before per move, 20% more work.
+UNITS_PER_SECOND = 1_380_000
 SETUP_UNITS = 4_000  # reading the game and choosing the candidates
 TURN_UNITS = 2
 LINE_UNITS = 2  # per domino of the line, per turn (the claim looks at each)
@@ -84,7 +88,8 @@ MODE_SHARE = {("kingdomino", 2): 1.15}
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
 # against three easy (200 games each, the same seeds): 0.03 s with 5 placements 49%, with 3 46.5%.
-MEDIUM_BUDGET = 0.05
+MEDIUM_WORK = 57_500  # work units of a medium decision (0.05 s at the 1.15 M units a second of its tuning)
+MEDIUM_BUDGET = MEDIUM_WORK / UNITS_PER_SECOND  # the same work, so the same moves, whatever the rate
 MEDIUM_PLACEMENTS = 5
 
 
@@ -260,6 +265,9 @@ class _Search:
         self.game, self.base, self.cands, self.rng, self.me, self.deadline = game, base, cands, rng, me, deadline
         self.win_bonus = win_bonus
         self.prior = [sum(t[i] for t in game.deal_totals) for i in range(len(game.kingdoms))]
+        # What the sampled futures are drawn from (the same every pass).
+        self.unseen = game.unseen_dominoes()
+        self.stack = unseen_buildings(game) if base.qd else None
         self.sums = [0.0] * len(cands)
         self.counts = [0] * len(cands)
         self.spent = 0.0
@@ -277,13 +285,13 @@ class _Search:
     def run_pass(self, alive: list[int], stop_at: float | None = None) -> bool:
         """One sampled future for every candidate in `alive`; False when the clock ran out (safety stop, then
         `clock_stop` is set) or, with `stop_at`, when the effort spent reached it."""
-        world = self.base.determinize(self.game, self.rng)
+        world = self.base.determinize(self.game, self.rng, self.unseen, self.stack)
         me, prior = self.me, self.prior
-        noise_seed = self.rng.getrandbits(32) if world.noise else None
+        noise = _Replay(random.Random(self.rng.getrandbits(32))) if world.noise else None
         for i in alive:
             s = world.copy()
-            if noise_seed is not None:
-                s.rng = random.Random(noise_seed)  # the same noise for every candidate (common random numbers)
+            if noise is not None:
+                s.rng = noise.again()  # the same noise for every candidate (common random numbers)
             for step in self.cands[i][1]:
                 step(s)
             s.playout()
@@ -305,6 +313,37 @@ class _Search:
             if stop_at is not None and self.spent >= stop_at:
                 return False
         return True
+
+
+class _Replay:
+    """One generator's `random()` sequence, replayed from its start for each candidate of a pass (the values drawn
+    are kept, so a replay costs far less than seeding a new generator)."""
+
+    __slots__ = ("drawn", "source")
+
+    def __init__(self, source: random.Random) -> None:
+        self.drawn: list[float] = []
+        self.source = source
+
+    def again(self) -> _Draws:
+        """A generator whose `random()` gives the source's sequence from its first value."""
+        return _Draws(chain(self.drawn, self._more()).__next__)
+
+    def _more(self):
+        drawn, draw = self.drawn, self.source.random
+        while True:
+            value = draw()
+            drawn.append(value)
+            yield value
+
+
+class _Draws:
+    """What the playout policy reads of a generator: `random()`."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, random) -> None:
+        self.random = random
 
 
 def playout_units(after: Sim, before: Sim) -> float:

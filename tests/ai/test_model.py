@@ -285,3 +285,64 @@ def test_remembered_placements_change_no_playout(mode: str) -> None:
     assert len(cached.cache) > 0
     hits = sum(k.work for k in remembered.ks)
     assert hits < sum(k.work for k in plain.ks)  # a remembered placement costs less work than computing it
+
+
+@pytest.mark.parametrize("mode", ["queendomino-3", "royal-wedding-4"])
+def test_determinize_reads_the_unseen_once_for_the_same_futures(mode: str) -> None:
+    # A search reads the unseen dominoes and buildings once and passes them to every pass: the futures drawn are
+    # those drawn when determinize reads them itself, and the lists it is given are left as they were.
+    game = Game.new(MODES[mode], 5)
+    rng = random.Random(5)
+    while game.round < 2:
+        game.apply(rng.choice(game.legal_actions()))
+    base = Sim.from_game(game)
+    unseen, stack = game.unseen_dominoes(), unseen_buildings(game)
+    kept = (list(unseen), list(stack))
+    for seed in range(4):
+        read = base.determinize(game, random.Random(seed))
+        given_lists = base.determinize(game, random.Random(seed), unseen, stack)
+        assert (given_lists.future, given_lists.stack) == (read.future, read.stack)
+    assert (unseen, stack) == kept
+
+
+def test_listed_pairs_give_the_same_placements_and_work() -> None:
+    # A claim lists a kingdom's pairs of empty cells once for all the dominoes of the line: each domino's best
+    # placement, and the work it is charged, are those it gets without the list.
+    game = Game.new(MODES["kingdomino-4-bonuses"], 6)
+    rng = random.Random(6)
+    while game.round < 4:
+        game.apply(rng.choice(game.legal_actions()))
+    sim = Sim.from_game(game)
+    table = domino_table()
+    for k in sim.ks:
+        pairs = k.pairs()
+        assert pairs and len(pairs) == len(set(pairs))
+        for dom in ("K1", "K11", "K24", "K40", "K48"):
+            t0, c0, t1, c1, _ = table[dom]
+            for centre in (False, True):
+                before = k.work
+                alone = k.best_placement(t0, c0, t1, c1, centre)
+                cost = k.work - before
+                assert k.best_placement(t0, c0, t1, c1, centre, pairs) == alone
+                assert k.work - before == 2 * cost
+
+
+def test_replayed_noise_is_the_generators_own_sequence() -> None:
+    # Every candidate of a pass reads the same noise: a replay of one generator, whatever each candidate drew.
+    from engine.ai.search import _Replay
+
+    fresh = random.Random(9)
+    expected = [fresh.random() for _ in range(40)]
+    replay = _Replay(random.Random(9))
+    for n in (5, 20, 3, 40, 12):  # candidates drawing fewer or more values than those before them
+        draws = replay.again()
+        assert [draws.random() for _ in range(n)] == expected[:n]
+    _, world = claim_position()
+    world.noise = 1000.0  # the claim follows the noise
+    for seed in range(6):
+        world.rng = random.Random(seed)
+        claim = world.policy_claim()[0]
+        replay = _Replay(random.Random(seed))
+        for _ in range(2):
+            world.rng = replay.again()
+            assert world.policy_claim()[0] == claim
