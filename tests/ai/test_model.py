@@ -265,14 +265,20 @@ def test_the_quiet_kingdom_claims_without_noise() -> None:
     assert len(chosen) > 1
 
 
+def _at_round(mode: str, seed: int, round_: int = 2) -> Game:
+    """A game of `mode` played at random (seeded) into round `round_`."""
+    game = Game.new(MODES[mode], seed)
+    rng = random.Random(seed)
+    while game.round < round_:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
 @pytest.mark.parametrize("mode", ["kingdomino-4-bonuses", "queendomino-3", "royal-wedding-6-teams"])
 def test_remembered_placements_change_no_playout(mode: str) -> None:
     # A search's cache of greedy placements (keyed by each kingdom's squares and buildings' crowns) must give
     # exactly the placements the kingdoms would compute: whole playouts end the same with and without it.
-    game = Game.new(MODES[mode], 4)
-    rng = random.Random(4)
-    while game.round < 2:
-        game.apply(rng.choice(game.legal_actions()))
+    game = _at_round(mode, 4)
     base = Sim.from_game(game)
     cached = Sim.from_game(game)
     cached.cache = {}
@@ -291,10 +297,7 @@ def test_remembered_placements_change_no_playout(mode: str) -> None:
 def test_determinize_reads_the_unseen_once_for_the_same_futures(mode: str) -> None:
     # A search reads the unseen dominoes and buildings once and passes them to every pass: the futures drawn are
     # those drawn when determinize reads them itself, and the lists it is given are left as they were.
-    game = Game.new(MODES[mode], 5)
-    rng = random.Random(5)
-    while game.round < 2:
-        game.apply(rng.choice(game.legal_actions()))
+    game = _at_round(mode, 5)
     base = Sim.from_game(game)
     unseen, stack = game.unseen_dominoes(), unseen_buildings(game)
     kept = (list(unseen), list(stack))
@@ -308,10 +311,7 @@ def test_determinize_reads_the_unseen_once_for_the_same_futures(mode: str) -> No
 def test_listed_pairs_give_the_same_placements_and_work() -> None:
     # A claim lists a kingdom's pairs of empty cells once for all the dominoes of the line: each domino's best
     # placement, and the work it is charged, are those it gets without the list.
-    game = Game.new(MODES["kingdomino-4-bonuses"], 6)
-    rng = random.Random(6)
-    while game.round < 4:
-        game.apply(rng.choice(game.legal_actions()))
+    game = _at_round("kingdomino-4-bonuses", 6, 4)
     sim = Sim.from_game(game)
     table = domino_table()
     for k in sim.ks:
