@@ -872,35 +872,17 @@ class Sim:
         """Take the greedy policy's action for the decision at hand."""
         phase = self.phase
         if phase == P_PLACE:
-            # `policy_place`, then `place`, inline (half the playouts' steps).
-            turn = self.turn
-            king = self.cur_king[turn]
-            ki = self.king_k[king]
-            k = self.ks[ki]
-            plan = self.plan.pop(king, None)
-            if plan is not None and plan[0] == k.version:
-                a, b = plan[1], plan[2]
-            else:
-                dom = self.cur_dom[turn]
-                best = self.best_placement(k, dom, self.middle_kingdom and k.inside)
-                a, b = (-1, -1) if best is None else (best[1], best[2])
-            if a < 0:
+            cells = self.policy_place()
+            if cells is None:
                 self.discard()
-                return
-            t0, c0, t1, c1, _ = DOMINOES[self.cur_dom[turn]]
-            k.place(a, t0, c0, b, t1, c1)
-            self.placed = (a, b)
-            self._next_phase(P_PLACE, ki)
-        elif phase == P_CLAIM:
-            # `policy_claim`, then `claim`, inline.
+            else:
+                t0, c0, t1, c1, _ = DOMINOES[self.cur_dom[self.turn]]
+                self.place(cells[0], t0, c0, cells[1], t1, c1)
+        elif phase in (P_CLAIM, P_FIRST):
             dom, plan = self.policy_claim()
-            turn = self.turn
-            king = self.cur_king[turn]
-            self.plan[king] = plan  # type: ignore[assignment]
-            self.nxt_king[self.nxt_dom.index(dom)] = king
-            self._start_turn(turn + 1)
-        elif phase == P_FIRST:
-            self.claim(self.policy_claim()[0])
+            if plan is not None:
+                self.plan[self.acting_king()] = plan
+            self.claim(dom)
         elif phase == P_TAX:
             cells = self.policy_tax()
             if cells:
