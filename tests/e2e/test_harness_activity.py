@@ -3,10 +3,15 @@ client frame answering the real Embedded App SDK in Chromium. The bot here is th
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
+import logging
 import os
 import shutil
+import socket
+import ssl
+import struct
 from pathlib import Path
 
 import aiohttp
@@ -16,7 +21,7 @@ from discord.ext import commands
 
 from tests.e2e.test_harness import bot_extensions, bot_factory  # noqa: F401  (the harness bot's fixtures)
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.activity import ActivityClient
+from tests.fakediscord.activity import ActivityClient, ActivityProxy
 
 pytestmark = pytest.mark.e2e
 
@@ -205,3 +210,46 @@ async def test_the_client_frame_runs_the_real_sdk_through_handshake_authorize_an
     ]
     assert all(url.startswith(client.app_origin) for url in client.proxied)
     assert fake.activities.exchanges[-1]["client_id"] == str(fake.application_id)
+
+
+async def test_the_proxy_lets_a_page_that_went_away_go_quietly(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    # A board's request whose page has gone (its stream closed as it navigates, its browser closing) before the app
+    # answers: the proxy has nobody to answer, and says nothing (an error logged here failed a whole-game test).
+    arrived, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(request: web.Request) -> web.Response:
+        arrived.set()
+        await release.wait()
+        return web.Response(text="too late")
+
+    app = web.Application()
+    app.router.add_get("/slow", slow)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    proxy = ActivityProxy(fake, f"http://127.0.0.1:{port}", tmp_path)
+    await proxy.start()
+    try:
+        client_tls = ssl.create_default_context()
+        client_tls.check_hostname, client_tls.verify_mode = False, ssl.CERT_NONE
+        _, writer = await asyncio.open_connection("127.0.0.1", proxy.port, ssl=client_tls)
+        writer.write(f"GET /.proxy/slow HTTP/1.1\r\nHost: {proxy.host}\r\n\r\n".encode())
+        await writer.drain()
+        await fake.wait_until(arrived.is_set, what="the request at the app")
+        # The page goes away at once while the app is still working on its answer (a reset, as a closed tab's).
+        writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()
+        connections = proxy._runner.server.connections  # type: ignore[union-attr]
+        await fake.wait_until(lambda: all(c.transport is None for c in connections), what="the proxy seeing it gone")
+        release.set()
+        await fake.wait_until(lambda: proxy.finished, what="the proxy done with the request")
+    finally:
+        await proxy.stop()
+        await runner.cleanup()
+    assert proxy.finished == [f"https://{proxy.host}/.proxy/slow"]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]

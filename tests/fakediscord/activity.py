@@ -413,6 +413,7 @@ class ActivityProxy:
         self.host = f"{fake.application_id}.discordsays.com"
         self.app_origin = f"https://{self.host}"
         self.proxied: list[str] = []
+        self.finished: list[str] = []  # the requests whose forwarding has ended (answered, or their page gone)
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._http: Any = None
@@ -462,6 +463,12 @@ class ActivityProxy:
         path = request.path.removeprefix("/.proxy") or "/"
         self.proxied.append(f"https://{self.host}{request.path_qs}")
         target = self.app_base_url + path + (f"?{request.query_string}" if request.query_string else "")
+        try:
+            return await self._stream(request, target)
+        finally:
+            self.finished.append(f"https://{self.host}{request.path_qs}")
+
+    async def _stream(self, request: web.Request, target: str) -> web.StreamResponse:
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
         body = await request.read()
         async with self._http.request(
@@ -471,10 +478,12 @@ class ActivityProxy:
             for k, v in upstream.headers.items():
                 if k.lower() not in HOP_HEADERS:
                     response.headers.add(k, v)
-            await response.prepare(request)
             try:
+                await response.prepare(request)
                 async for chunk in upstream.content.iter_any():
                     await response.write(chunk)
-            except (ConnectionResetError, ConnectionError):
+            except ConnectionError:
+                # The page went away (a stream closed as the board navigates, a browser closing): nothing to answer.
+                # aiohttp's own finish of the response takes the same error quietly.
                 pass
             return response
