@@ -246,10 +246,21 @@ async def test_a_task_cancelled_mid_save_leaves_old_or_new_state(step, open_stor
 
 async def test_a_save_cancelled_before_it_starts_never_happens(open_store, backend):
     """A save still queued behind another write when its caller is cancelled is dropped whole."""
-    store = await open_store()
+    # On SQLite the first save holds the writer thread at its first step until the second is cancelled: otherwise, on
+    # a busy machine, the thread could take the second save before the cancellation (which then lets it end whole).
+    # PostgreSQL's saves run on the event loop, where the order below is the order things happen.
+    loop_thread = threading.get_ident()
+    armed, cancelled = False, threading.Event()
+
+    def hold_first(name: str) -> None:
+        if armed and threading.get_ident() != loop_thread:
+            assert cancelled.wait(timeout=60), "the second save was never cancelled"
+
+    store = await open_store(on_step=hold_first)
     record = await playing_game(store)
     other = await playing_game(store, channel_id=101)
     before = await backend.dump()
+    armed = True
     first = asyncio.create_task(
         store.save_move(other.id, other.version, state=fake_state(1), action={}, player_id="1", user_id=1)
     )
@@ -258,6 +269,7 @@ async def test_a_save_cancelled_before_it_starts_never_happens(open_store, backe
     )
     await asyncio.sleep(0)  # both asked for
     second.cancel()
+    cancelled.set()
     await first
     with pytest.raises(asyncio.CancelledError):
         await second
