@@ -94,7 +94,7 @@ async def test_a_fault_that_makes_the_answer_late_is_not_the_bots(
 
 
 async def test_slow_answer_past_the_clients_patience(fake: FakeDiscord, bot: commands.Bot) -> None:
-    fake.faults.slow("POST", MESSAGES, delay=0.5)  # carried out at once, answered late
+    fake.faults.slow("POST", MESSAGES, delay=3.0)  # carried out at once, answered late (later than any stall here)
     sending = asyncio.create_task(_channel(bot, fake).send("slowly"))
     await fake.wait_until(lambda: fake.messages_in("kingdomino"), what="the message")
     assert not sending.done()  # Discord posted it; the bot is still waiting for the answer

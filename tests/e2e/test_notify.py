@@ -73,7 +73,7 @@ async def _play_until_passed(bot, fake, mover, stop=lambda: False) -> str:
         else:
             names, options = ("place",), {"cell": cell_name(action.row, action.col), "direction": action.direction}
         reply = await fake.slash(mover, CH, "play", *names, options=options)
-        await fake.wait_until(lambda r=reply: any(m.content for m in r.messages) or stop(), timeout=5)
+        await fake.wait_until(lambda r=reply: any(m.content for m in r.messages) or stop(), what="the answer")
         if stop():
             return text
         text = next(m.content for m in reply.messages if m.content)
