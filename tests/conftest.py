@@ -35,8 +35,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 START_TIMEOUT = 60.0
+
+# Property tests judge what an example does, never how fast: hypothesis's per-example deadline (200 ms) and its
+# too-slow health check measure the clock, which a busy machine stretches. Tests' own @settings inherit this.
+settings.register_profile("kd", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kd")
 
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
 # keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole

@@ -1,5 +1,6 @@
 """The order a parallel run hands the tests out in (tests/conftest.py `longest_first`): the slow ones first, longest
-first, the first few each paired with a quick one; every test exactly once."""
+first, the first few each paired with a quick one; every test exactly once. And the suite's hypothesis profile: no
+clock on the examples."""
 
 from __future__ import annotations
 
@@ -32,3 +33,23 @@ def test_the_longest_start_first_on_different_workers_and_every_test_runs_once()
 def test_without_durations_the_order_is_unchanged() -> None:
     items = [Item(f"tests/m{m}.py::t{t}") for m in range(2) for t in range(3)]
     assert ids(longest_first(items, {}, workers=4)) == ids(items)  # type: ignore[arg-type]
+
+
+def test_property_tests_do_not_time_their_examples() -> None:
+    # A busy machine (a loaded CI runner) stretches every example: hypothesis's 200 ms deadline and its too-slow
+    # health check would fail tests that do nothing wrong. The suite's profile (tests/conftest.py) turns both off,
+    # and a test's own @settings keeps that.
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
+
+    @settings(max_examples=2)
+    @given(st.integers())
+    def slow(n: int) -> None:
+        import time
+
+        time.sleep(0.25)  # longer than hypothesis's default deadline
+
+    slow()
