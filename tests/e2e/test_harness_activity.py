@@ -146,13 +146,20 @@ async def app_server(fake: FakeDiscord):
     app.router.add_get("/", page)
     app.router.add_post("/api/token", token)
     app.router.add_static("/sdk", SDK)
+    async with serving(app) as base_url:
+        yield base_url, seen
+
+
+@contextlib.asynccontextmanager
+async def serving(app: web.Application):
+    """`app` served on a free local port: yields its base URL."""
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
-        yield f"http://127.0.0.1:{port}", seen
+        yield f"http://127.0.0.1:{port}"
     finally:
         await runner.cleanup()
 
@@ -226,30 +233,27 @@ async def test_the_proxy_lets_a_page_that_went_away_go_quietly(
 
     app = web.Application()
     app.router.add_get("/slow", slow)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    proxy = ActivityProxy(fake, f"http://127.0.0.1:{port}", tmp_path)
-    await proxy.start()
-    try:
-        client_tls = ssl.create_default_context()
-        client_tls.check_hostname, client_tls.verify_mode = False, ssl.CERT_NONE
-        _, writer = await asyncio.open_connection("127.0.0.1", proxy.port, ssl=client_tls)
-        writer.write(f"GET /.proxy/slow HTTP/1.1\r\nHost: {proxy.host}\r\n\r\n".encode())
-        await writer.drain()
-        await fake.wait_until(arrived.is_set, what="the request at the app")
-        # The page goes away at once while the app is still working on its answer (a reset, as a closed tab's).
-        writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        writer.transport.abort()
-        connections = proxy._runner.server.connections  # type: ignore[union-attr]
-        await fake.wait_until(lambda: all(c.transport is None for c in connections), what="the proxy seeing it gone")
-        release.set()
-        await fake.wait_until(lambda: proxy.finished, what="the proxy done with the request")
-    finally:
-        await proxy.stop()
-        await runner.cleanup()
+    async with serving(app) as base_url:
+        proxy = ActivityProxy(fake, base_url, tmp_path)
+        await proxy.start()
+        try:
+            client_tls = ssl.create_default_context()
+            client_tls.check_hostname, client_tls.verify_mode = False, ssl.CERT_NONE
+            _, writer = await asyncio.open_connection("127.0.0.1", proxy.port, ssl=client_tls)
+            writer.write(f"GET /.proxy/slow HTTP/1.1\r\nHost: {proxy.host}\r\n\r\n".encode())
+            await writer.drain()
+            await fake.wait_until(arrived.is_set, what="the request at the app")
+            # The page goes away at once while the app is still working on its answer (a reset, as a closed tab's).
+            writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.transport.abort()
+            connections = proxy._runner.server.connections  # type: ignore[union-attr]
+            await fake.wait_until(
+                lambda: all(c.transport is None for c in connections), what="the proxy seeing it gone"
+            )
+            release.set()
+            await fake.wait_until(lambda: proxy.finished, what="the proxy done with the request")
+        finally:
+            await proxy.stop()
     assert proxy.finished == [f"https://{proxy.host}/.proxy/slow"]
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
