@@ -117,7 +117,9 @@ async def count_game(fake, bot, people: dict, *, seed: int) -> dict[str, list[in
             if now == key:
                 continue
             turns.setdefault(kind, []).append(taps.n - start)
-            if nd is None or nd.player != d.player:
+            # The panel ended the turn ("Done"), or the game goes on with someone else: the next turn starts from the
+            # table. (The same person may act next after the computers' quick moves: a new turn, not the same panel.)
+            if nd is None or nd.player != d.player or "Done ✔" in panel.content:
                 break
             key, d, start, kind = now, nd, taps.n, nd.kind  # their other king: the panel goes straight on
     raise AssertionError("the game did not end")
