@@ -167,7 +167,7 @@ def play_lockstep(game: Game, seed: int) -> None:
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
-@settings(max_examples=2, deadline=None, derandomize=True)
+@settings(max_examples=2, derandomize=True)
 @given(seed=st.integers(0, 10**6))
 def test_model_follows_the_engine_through_whole_games(mode: str, seed: int) -> None:
     play_lockstep(Game.new(MODES[mode], seed), seed)

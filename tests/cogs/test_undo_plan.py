@@ -11,7 +11,7 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogs.common import UserError
@@ -156,7 +156,7 @@ def check_every_person(table: Table) -> list[str]:
     return outcomes
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40)
 @given(
     mode=st.sampled_from(ALL_MODES),
     persons=st.integers(1, 8),

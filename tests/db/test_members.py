@@ -186,7 +186,7 @@ async def test_settings_methods_take_settings_objects(store):
         await store.set_guild_settings(UserSettings(1))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     notify=st.sampled_from(["channel", "dm", "both"]),
     quiet=st.none() | st.tuples(st.integers(0, 1439), st.integers(0, 1439)),

@@ -186,7 +186,7 @@ def _random_games(rng: random.Random, count: int) -> list[FinishedGame]:
     return games
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 10**6), st.integers(1, 30))
 def test_deterministic_ordered_and_seat_order_free(seed, count):
     rng = random.Random(seed)

@@ -156,7 +156,7 @@ class Run:
         }
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, suppress_health_check=list(HealthCheck))
 @given(operations=st.lists(OPERATIONS, min_size=1, max_size=30))
 async def test_both_backends_answer_every_call_alike(postgres_server, operations):
     databases = DatabaseFactory(postgres_server)

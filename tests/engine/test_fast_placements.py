@@ -28,7 +28,7 @@ def same_as_plain(k: Kingdom, rng: random.Random, tries: int = 12) -> None:
         assert k.can_place(d) == bool(plain)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.sampled_from([5, 7]), st.integers(0, 10**9), st.integers(0, 30))
 def test_fast_placements_equal_the_plain_rule(size, seed, count):
     rng = random.Random(seed)
@@ -37,7 +37,7 @@ def test_fast_placements_equal_the_plain_rule(size, seed, count):
     same_as_plain(k, rng)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.sampled_from([5, 7]), st.integers(0, 10**9), st.integers(0, 20), st.integers(0, 10))
 def test_the_masks_follow_copies_saved_states_and_text_forms(size, seed, before, after):
     rng = random.Random(seed)

@@ -81,7 +81,7 @@ def test_a_kingdom_sends_at_most_two_knights_per_round_over_all_its_turns(mode):
     assert max(turns_sent.values()) == 2
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(
     st.sampled_from([*MULTI_TURN_MODES, "queendomino-4", "royal-wedding-5"]), st.integers(0, 10**6), st.floats(0.3, 1)
 )

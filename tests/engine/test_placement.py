@@ -161,7 +161,7 @@ def _random_kingdom(size: int, seed: int, steps: int) -> tuple[Kingdom, dict]:
     return k, grid
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     size=st.sampled_from([5, 7]),
     seed=st.integers(0, 2**32),
@@ -176,7 +176,7 @@ def test_legal_placements_agree_with_brute_force(size, seed, steps, probe):
     assert k.can_place(domino(probe)) == bool(got)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     size=st.sampled_from([5, 7]),
     seed=st.integers(0, 2**32),

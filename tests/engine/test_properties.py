@@ -15,7 +15,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .harness import MODES, Stats, config, play_checked
@@ -102,7 +102,7 @@ def test_ties_happen_and_are_broken_as_the_rules_say(pool):
     assert kinds["tiebreak:largest territory"] > 0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 @given(mode=st.sampled_from(list(MODES)), seed=st.integers(0, 2**31 - 1))
 def test_every_list_of_legal_placements_is_exactly_the_rules(mode, seed):
     play_checked(config(mode), seed, compare_legal_sets=True)

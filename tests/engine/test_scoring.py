@@ -264,7 +264,7 @@ def _queen(spec) -> bool:
     return spec["queen"] and spec["queendomino"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(kingdoms())
 def test_scores_agree_with_an_independent_scorer(spec):
     rows, size = spec["rows"], spec["size"]

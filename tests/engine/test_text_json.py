@@ -96,7 +96,7 @@ ACTIONS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(ACTIONS)
 def test_actions_round_trip_through_text_and_json(action):
     assert parse_action(action.text) == action

@@ -25,7 +25,7 @@ VISIBLE = ("config", "log", "deal", "deal_totals", "kingdoms", "kings", "current
 VISIBLE += ("round", "revealed", "board", "burned", "dragon_slot", "queen", "knights_supply", "towers_supply")
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=40, derandomize=True)
 @given(st.sampled_from(sorted(MODES)), st.integers(0, 10**6), st.integers(0, 400))
 def test_games_that_differ_only_in_what_is_hidden_have_equal_views(mode: str, seed: int, steps: int) -> None:
     rng = random.Random(seed)

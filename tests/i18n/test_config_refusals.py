@@ -29,7 +29,7 @@ def configs(draw):
     return game, tuple(players), frozenset(variants), teams
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(configs())
 def test_every_configuration_refusal_is_worded_in_every_language(config):
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, cell_name, domino
@@ -42,7 +42,7 @@ def _names(game: Game, draw) -> dict[str, str]:
     return {p: draw(ugly_names) for p in game.players}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40)
 @given(st.sampled_from(MODES), st.integers(0, 3), st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0]), st.data())
 def test_every_alt_text_fits_in_1024_plain_characters(mode, seed, fraction, data):
     cfg = config(*mode)

@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Place
@@ -183,7 +183,7 @@ def _alt_texts(game: Game, names, lang: str) -> dict[str, str]:
     return texts
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30)
 @given(st.sampled_from(MODES), st.integers(0, 3), st.sampled_from([0.0, 0.3, 0.7, 1.0]), st.sampled_from(LANGS))
 def test_translated_alt_texts_fit_in_1024_plain_characters(mode, seed, fraction, lang):
     game = state(config(*mode), seed, fraction)
@@ -258,7 +258,7 @@ def test_fit_size_picks_a_size_that_text_does_not_cut():
             assert size == 12  # the smallest allowed: text() cuts it
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(st.sampled_from(MODES), st.integers(0, 2), st.sampled_from([0.1, 0.4, 0.7, 0.95]), st.sampled_from(LANGS))
 def test_the_turn_pictures_fit_in_every_mode(mode, seed, fraction, lang):
     """The picture of the decision at hand, its kingdom and the unseen dominoes, in any mode: nothing cut or off."""

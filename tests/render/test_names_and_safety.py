@@ -6,7 +6,7 @@ import logging
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Place
@@ -170,7 +170,7 @@ def test_nasty_names_draw_every_picture():
         _check({p: NASTY[(i + j) % len(NASTY)] for j, p in enumerate(ids)})
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 @given(st.lists(st.text(max_size=40), min_size=4, max_size=4))
 def test_any_names_draw_every_picture(texts):
     ids = _games()["place"].players

@@ -69,7 +69,7 @@ def test_small_tables_read_on_a_phone(mode, fraction):
     _assert_readable(_table_sizes(state(config(*mode), seed=3, fraction=fraction)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(mode=st.sampled_from(SMALL_TABLES), seed=st.integers(0, 10_000), fraction=st.floats(0.0, 1.0))
 def test_any_small_table_reads_on_a_phone(mode, seed, fraction):
     _assert_readable(_table_sizes(state(config(*mode), seed, fraction)))

@@ -143,7 +143,7 @@ def test_remaining_counts_the_unseen_dominoes():
     assert "town" not in unseen_counts(kd)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(mode=st.sampled_from(MODES), seed=st.integers(0, 10_000), fraction=st.floats(0.0, 1.0))
 def test_any_table_shows_every_square_and_highlights_the_active_player(mode, seed, fraction):
     game = state(config(*mode), seed, fraction)

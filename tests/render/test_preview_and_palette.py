@@ -21,7 +21,7 @@ def _placing(game):
     return game
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(
     mode=st.sampled_from([("kingdomino", 4), ("queendomino", 3), ("royal-wedding", 5)]),
     seed=st.integers(0, 10_000),
@@ -68,7 +68,7 @@ def test_preview_picture_marks_the_two_new_squares():
     assert open_png(data).size == open_png(render_kingdom(game, d.kingdom, None, None)).size
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(
     mode=st.sampled_from([("kingdomino", 4), ("queendomino", 3), ("royal-wedding", 5)]),
     seed=st.integers(0, 10_000),

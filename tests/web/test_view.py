@@ -51,7 +51,7 @@ def position(mode: int, seed: int, steps: int) -> tuple[Game, tuple[Seat, ...]]:
     return game, seats
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
 def test_the_actions_offered_are_the_engines_and_the_points_its_scoring(mode, seed, steps):
     game, seats = position(mode, seed, steps)
@@ -114,7 +114,7 @@ def test_signed_cookies_and_links():
     assert both.for_game(5) == (9, 3) and both.for_game(4) == (9, 3) and both.for_game(6) == (3,)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(1, 100), more=st.integers(0, 6)
 )
@@ -133,7 +133,7 @@ def test_the_recent_events_follow_the_game_as_a_replay_tells_them(mode, seed, st
     assert grown[len(grown) - tail :] == replayed[len(replayed) - tail :]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     mode=st.integers(0, len(MODES) - 1),
     seed=st.integers(0, 10_000),

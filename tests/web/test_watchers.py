@@ -96,7 +96,7 @@ async def test_boards_of_a_move_being_shown_wait_for_it_through_one_waiter(local
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
 def test_every_viewer_of_a_version_shares_one_table_and_sees_what_it_would_alone(mode, seed, steps):
     """The board makes the part of a game's view that every viewer sees alike once per version (`table_view`) and
