@@ -70,7 +70,10 @@ async def test_undo_a_claim_and_the_button_on_the_confirmation(fake, bot):
     confirmation = [m for m in fake.messages_in(CH, viewer=people[d.player]) if m.ephemeral][-1]
     assert "Undo my last move" in confirmation.button_labels
     await (await fake.click(people[d.player], confirmation, "Undo my last move")).wait_message()
-    await fake.settle()
+    # The click is acknowledged at once; the undo's answer is the panel of the decision the person is back at, in
+    # place of the confirmation: once it is there, the undo is saved (a quiet moment alone was no proof of it).
+    await fake.wait_until(lambda: "Done ✔" not in fake.message(confirmation.id).content, what="the panel after undo")
+    assert "Pick a free domino" in fake.message(confirmation.id).content
     assert (await _record(bot, fake)).game.to_dict() == before
 
 
