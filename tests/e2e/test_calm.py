@@ -82,5 +82,5 @@ async def test_every_picture_has_a_description_and_the_end_tells_the_story(fake,
     ]
     text = await (await fake.slash(fake.alice, CH, "look", "kingdom", options={"text": True})).wait_message()
     assert "```" in text.content and not text.attachments
-    chart = await (await fake.slash(fake.bob, CH, "look", "chart")).wait_message(timeout=30)
+    chart = await (await fake.slash(fake.bob, CH, "look", "chart")).wait_message()
     assert chart.attachments[0].filename == "chart.png" and chart.attachments[0].description

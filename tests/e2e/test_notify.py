@@ -125,7 +125,7 @@ async def test_a_crash_while_opening_the_direct_message_sends_it_again_once(fake
     # The process dies as it opens Bob's DM: the table is posted, the DM claimed, never sent.
     fake.faults.drop_connection("POST", DM_ROUTE, on_hit=harness.stop)
     await _play_until_passed(bot, fake, fake.alice, stop=lambda: bool(fake.faults.injected))
-    await fake.wait_until(lambda: harness.bot is None or harness.bot.is_closed(), timeout=10)
+    await fake.wait_until(lambda: harness.bot is None or harness.bot.is_closed())
     assert fake.faults.injected and len(_dms(fake, fake.bob)) == before
     harness.take_logged_errors()
     new_bot = await harness.restart()  # its start-up repair pass sends it again

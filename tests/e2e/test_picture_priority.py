@@ -243,10 +243,10 @@ async def test_one_members_replay_flood_does_not_hold_a_move_in_another_server(f
     assert sorted(r.response_type for r in flood) == [4] * (FLOOD - len(gifs)) + [5] * len(gifs)
     assert gate.seen["replay_gif"] == 1
     # Asked again, and after a restart: the kept replay, not drawn again.
-    again = await (await fake.slash(fake.dave, "kingdomino", "look", "replay")).wait_message(timeout=10)
+    again = await (await fake.slash(fake.dave, "kingdomino", "look", "replay")).wait_message()
     assert [a.filename for a in again.attachments] == ["replay.gif"]
     await harness.restart()
-    after = await (await fake.slash(fake.dave, "kingdomino", "look", "replay")).wait_message(timeout=10)
+    after = await (await fake.slash(fake.dave, "kingdomino", "look", "replay")).wait_message()
     assert after.attachments[0].data == gifs[0].attachments[0].data
     assert gate.seen["replay_gif"] == 1 and pictures.current().counts["kept"] == 1
 
@@ -263,7 +263,7 @@ async def test_the_replay_and_chart_of_the_final_table_are_the_ones_a_look_shows
     drawn = sum(counter.seen.values())
     assert drawn == 2
     for what, posted_file in zip(("replay", "chart"), posted, strict=True):
-        look = await (await fake.slash(fake.dave, "kingdomino", "look", what)).wait_message(timeout=10)
+        look = await (await fake.slash(fake.dave, "kingdomino", "look", what)).wait_message()
         posted_file.fp.seek(0)
         assert look.attachments[0].data == posted_file.fp.read()
     assert sum(counter.seen.values()) == drawn

@@ -42,7 +42,7 @@ async def test_a_royal_wedding_table_is_two_pictures_a_phone_reads_without_zoomi
         described["kingdoms.png"].startswith("The kingdoms of Royal Wedding") and " coins" in described["kingdoms.png"]
     )
     # `/look table` shows the same two pictures, privately.
-    look = await (await fake.slash(fake.bob, CH, "look", "table")).wait_message(timeout=60)
+    look = await (await fake.slash(fake.bob, CH, "look", "table")).wait_message()
     assert look.ephemeral and list(_pictures(look)) == ["table.png", "kingdoms.png"]
 
 

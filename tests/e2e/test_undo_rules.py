@@ -72,7 +72,7 @@ async def test_undo_cannot_reach_past_a_move_made_by_the_deadline(fake, bot):
     before = await _record(bot, fake)
     bot.service.clock = lambda: utcnow() + timedelta(hours=3.5)
     await bot.service.run_due()
-    await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content, timeout=10)
+    await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content)
     actions = await bot.store.get_actions(before.id)
     assert actions[-1].player_id == absent and actions[-1].user_id is None
     assert actions[-1].action["made_by"] == "deadline", "the move says the deadline made it"
