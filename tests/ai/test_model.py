@@ -346,3 +346,60 @@ def test_replayed_noise_is_the_generators_own_sequence() -> None:
         for _ in range(2):
             world.rng = replay.again()
             assert world.policy_claim()[0] == claim
+
+
+def test_shaped_placements_are_the_best_of_points_holes_and_shape_bonus() -> None:
+    # With `shape`, the playouts' placement is the one with the most points (within 2 holes' penalty of the best),
+    # minus the holes' penalty, plus `shape` times the shape bonus: checked against every placement, computed
+    # plainly; shape 0 is the plain policy, and a shaped search is charged more work.
+    from engine.ai.model import HOLE_PENALTY, centre_box
+
+    table = domino_table()
+    differ = 0
+    for seed in (3, 6, 9):
+        game = _at_round("kingdomino-4-bonuses", seed, 4)
+        for k in Sim.from_game(game).ks:
+            for dom in ("K1", "K5", "K11", "K19", "K24", "K33", "K40", "K48"):
+                t0, c0, t1, c1, _ = table[dom]
+                for centre in (False, True):
+                    cands = k._options(t0, c0, t1, c1, centre_box(k.size) if centre else None)
+                    if not cands:
+                        assert k.best_placement(t0, c0, t1, c1, centre, None, 1.0) is None
+                        continue
+                    floor = max(cands)[0] - 2 * HOLE_PENALTY
+                    plain = k.best_placement(t0, c0, t1, c1, centre)
+                    assert k.best_placement(t0, c0, t1, c1, centre, None, 0.0) == plain
+                    for shape in (0.5, 1.0, 2.0):
+                        before = k.work
+                        value, a, b = k.best_placement(t0, c0, t1, c1, centre, None, shape)
+                        assert k.work - before > len(cands)  # the options, and the shape bonuses read
+                        values = {
+                            (x, y): g - HOLE_PENALTY * k.holes(x, y) + shape * k.shape_bonus(x, t0, y, t1)
+                            for g, x, y in cands
+                            if g >= floor
+                        }
+                        assert value == pytest.approx(max(values.values()))
+                        assert values[(a, b)] == pytest.approx(value)
+                        differ += (a, b) != plain[1:]
+    assert differ > 0  # the bonus does change placements
+
+
+def test_shaped_playouts_are_deterministic_and_play_otherwise() -> None:
+    game = _at_round("kingdomino-2", 4, 2)
+    base = Sim.from_game(game)
+    base.cache = {}
+    assert base.copy().shape == 0.0
+    shaped = Sim.from_game(game)
+    shaped.shape = 1.0
+    shaped.cache = {}
+    assert shaped.copy().shape == 1.0
+    differ = 0
+    for seed in range(8):
+        one, two = shaped.determinize(game, random.Random(seed)), shaped.determinize(game, random.Random(seed))
+        one.playout()
+        two.playout()
+        assert one.totals() == two.totals()
+        plain = base.determinize(game, random.Random(seed))
+        plain.playout()
+        differ += [k.key for k in plain.ks] != [k.key for k in one.ks]
+    assert differ > 0
