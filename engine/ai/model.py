@@ -44,7 +44,7 @@ MIDDLE_KINGDOM = 10  # the Middle Kingdom bonus
 HOLE_PENALTY = 2.0  # points a placement loses, in the greedy policy, for each cell it walls in for good
 CALL_UNITS = 10  # work units a call of `placements` costs on top of the options it looks at (see search.py)
 CACHE_UNITS = 2  # work units of a greedy placement found in a search's cache (see `Sim.best_placement`)
-SHAPE_UNITS = 3  # work units per placement whose `shape_bonus` the playouts' policy may read (see `best_placement`)
+SHAPE_UNITS = 1  # work units per placement the shaped playout policy weighs (see `best_placement`)
 MAX_SHAPE_BONUS = 1.5  # the most `FastKingdom.shape_bonus` gives: 3 neighbours a square, 0.25 each
 COIN_VALUE = 0.36  # what a coin is worth to the economy policy while the game runs (1/3 point at the end)
 
@@ -472,13 +472,15 @@ class FastKingdom:
         holes = self.holes
         if shape:
             reach = shape * MAX_SHAPE_BONUS  # the most a bonus can add: a placement below best - reach cannot win
-            self.work += len(near) * SHAPE_UNITS
+            weighed = 0
             for g, a, b in near:
                 if g + reach <= best_value:
                     break
+                weighed += 1
                 v = g - HOLE_PENALTY * holes(a, b) + shape * self.shape_bonus(a, t0, b, t1)
                 if v > best_value:
                     best_value, best_a, best_b = v, a, b
+            self.work += weighed * SHAPE_UNITS
             return best_value, best_a, best_b
         for g, a, b in near:
             if g <= best_value:
