@@ -617,6 +617,7 @@ class Sim:
         "nxt_king",
         "order_weight",
         "phase",
+        "place_noise",
         "placed",
         "plan",
         "qd",
@@ -649,6 +650,7 @@ class Sim:
         s.turns = self.turns
         s.rng, s.noise, s.order_weight, s.quiet = self.rng, self.noise, self.order_weight, self.quiet
         s.shape = self.shape
+        s.place_noise = self.place_noise
         s.cache = self.cache
         return s
 
@@ -684,6 +686,7 @@ class Sim:
         s.quiet = -1  # a kingdom whose claims get no noise (the searching player's own), or -1
         s.order_weight = 0.0  # points the playout policy's claims give for choosing first in the next line
         s.shape = 0.0  # weight of `FastKingdom.shape_bonus` in the playout policy's placements (0: none)
+        s.place_noise = 0.0  # points of noise on the playout policy's placements (not the quiet kingdom's)
         s.cache = None  # a dict to remember the greedy placements in (shared by the copies; see `best_placement`)
         s.placed = None
         if s.phase == P_FIRST:
@@ -947,12 +950,38 @@ class Sim:
     def policy_place(self) -> tuple[int, int] | None:
         """Cells for squares 0 and 1 of the acting king's domino, or None when it cannot be placed."""
         king = self.cur_king[self.turn]
-        k = self.ks[self.king_k[king]]
+        ki = self.king_k[king]
+        k = self.ks[ki]
         plan = self.plan.pop(king, None)
+        if self.place_noise and ki != self.quiet and self.rng is not None:
+            return self.noisy_placement(k, self.cur_dom[self.turn], self.middle_kingdom and k.inside)
         if plan is not None and plan[0] == k.version:
             return None if plan[1] < 0 else (plan[1], plan[2])
         best = self.best_placement(k, self.cur_dom[self.turn], self.middle_kingdom and k.inside)
         return None if best is None else (best[1], best[2])
+
+    def noisy_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[int, int] | None:
+        """The greedy placement's judgement (`FastKingdom.best_placement`: points, holes, the centre, `shape`) with
+        uniform noise of up to `place_noise` points on each placement, drawn from `rng`: a rival whose placements
+        are not exactly predictable. Not remembered in `cache` (the noise differs every time)."""
+        t0, c0, t1, c1, _ = DOMINOES[dom]
+        cands = k._options(t0, c0, t1, c1, centre_box(k.size) if centre else None)
+        if not cands:
+            return None
+        cands.sort(reverse=True)
+        noise, shape, rand = self.place_noise, self.shape, self.rng.random
+        reach = noise + shape * MAX_SHAPE_BONUS
+        best_value, cells = -1e9, None
+        for g, a, b in cands:
+            if g + reach <= best_value:
+                break
+            v = g - HOLE_PENALTY * k.holes(a, b) + rand() * noise
+            if shape:
+                v += shape * k.shape_bonus(a, t0, b, t1)
+            if v > best_value:
+                best_value, cells = v, (a, b)
+        k.work += len(cands)  # sorting them and weighing the best
+        return cells
 
     def best_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[float, int, int] | None:
         """`k.best_placement` of `dom`, remembered in `cache` (when set) under the kingdom's key: a search's

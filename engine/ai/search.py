@@ -88,6 +88,9 @@ MODE_SHARE = {("kingdomino", 2): 1.15}
 # kingdom) in the playouts' placements, which otherwise break ties between placements of equal points by cell
 # number (0: off, the default; see engine/README.md for what it was measured to do).
 PLAYOUT_SHAPE = 0.0
+# Noise on the rivals' placements in the playouts, in points (as `PLAYOUT_NOISE` on their claims; 0: greedy, the
+# default): rivals whose placements are not exactly predictable. It needs the claims' noise generator.
+PLACE_NOISE = 0.0
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
@@ -103,7 +106,8 @@ class HardAgent:
     placements (ranked by the medium player) are searched, each paired with the claim that would follow it unless
     `pair_claims=False`; `playout_noise` (points of noise on the playouts' claims, default 3) and `playout_order`
     (weight of the turn order in the playouts' claims, default 0) and `playout_shape` (weight of the shape bonus in
-    the playouts' placements, default 0) shape the playout policy."""
+    the playouts' placements, default 0) and `place_noise` (points of noise on the rivals' playout placements,
+    default 0) shape the playout policy."""
 
     name = "hard"
 
@@ -120,6 +124,7 @@ class HardAgent:
         own_noise: bool = OWN_NOISE,
         claim_share: float = CLAIM_SHARE,
         playout_shape: float = PLAYOUT_SHAPE,
+        place_noise: float = PLACE_NOISE,
     ) -> None:
         if time_budget <= 0:
             raise ValueError("The time budget must be positive (seconds per decision).")
@@ -138,6 +143,11 @@ class HardAgent:
         if not 0 <= playout_shape <= 2:
             raise ValueError("playout_shape must be between 0 and 2 (weight of the shape bonus in the playouts).")
         self.playout_shape = playout_shape
+        if not 0 <= place_noise <= 10:
+            raise ValueError(
+                "place_noise must be between 0 and 10 (points of noise on the rivals' playout placements)."
+            )
+        self.place_noise = place_noise
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
@@ -155,6 +165,7 @@ class HardAgent:
         base.order_weight, base.noise = self.playout_order, self.playout_noise
         base.quiet = -1 if self.own_noise else d.kingdom
         base.shape = self.playout_shape
+        base.place_noise = self.place_noise
         base.cache = {}  # the playouts' greedy placements, for this decision
         cands = self.candidates(game, base, d.kind, d.kingdom, actions)
         self.candidates_last = len(cands)

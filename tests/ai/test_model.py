@@ -403,3 +403,42 @@ def test_shaped_playouts_are_deterministic_and_play_otherwise() -> None:
         plain.playout()
         differ += [k.key for k in plain.ks] != [k.key for k in one.ks]
     assert differ > 0
+
+
+def test_noisy_playout_placements_vary_with_the_generator_only_and_spare_the_quiet_kingdom() -> None:
+    from engine.ai.model import HOLE_PENALTY, centre_box
+
+    game = _at_round("kingdomino-4-bonuses", 5, 3)
+    while game.decision().kind != "place":  # type: ignore[union-attr]
+        game.apply(game.legal_actions()[0])
+    world = Sim.from_game(game).determinize(game, random.Random(1))
+    greedy = world.policy_place()
+    assert greedy is not None
+    world.place_noise = 1000.0  # noise that swamps the values: the placement follows the generator
+    assert world.copy().place_noise == 1000.0
+    world.rng = None
+    assert world.policy_place() == greedy  # no generator, no noise
+    chosen = set()
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        first = world.policy_place()
+        world.rng = random.Random(seed)
+        assert world.policy_place() == first  # the same generator state, the same placement
+        chosen.add(first)
+    assert len(chosen) > 1
+    k = world.ks[world.king_k[world.acting_king()]]
+    t0, c0, t1, c1, _ = domino_table()[world.cur_dom[world.turn]]
+    legal = {(a, b) for _, a, b, _ in k.placements(t0, c0, t1, c1)}
+    assert chosen <= legal
+    world.quiet = world.king_k[world.acting_king()]  # the searching player's own placements stay greedy
+    for seed in range(6):
+        world.rng = random.Random(seed)
+        assert world.policy_place() == greedy
+    world.place_noise = 0.5  # below a point (values are whole): only placements of equal value trade places
+    box = centre_box(k.size) if world.middle_kingdom and k.inside else None
+    values = {(a, b): g - HOLE_PENALTY * k.holes(a, b) for g, a, b in k._options(t0, c0, t1, c1, box)}
+    assert values[greedy] == max(values.values())
+    world.quiet = -1
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        assert values[world.policy_place()] == values[greedy]
