@@ -14,6 +14,8 @@ work, in a little less CPU time. `playout_noise` adds uniform noise of up to tha
 claims in the playouts (the same noise for every candidate of a pass), so that their choices are not assumed to be
 exactly predictable (3 points by default); the searching player's own playout claims stay greedy unless
 `own_noise=True`. `playout_order` makes the playouts' claims weigh the turn order of the next round (off by default).
+`place_noise` adds such noise to the rivals' placements in the playouts too, and `playout_shape` makes the playouts'
+placements weigh the medium player's shape bonus (both off by default; see engine/README.md for what they did).
 In the last round (no line to come) the playouts read nothing of the sampled future: one pass, one playout per
 candidate, gives the exact values and ends the search.
 
