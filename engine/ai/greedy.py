@@ -124,17 +124,8 @@ class EasyAgent:
 
 def shape_bonus(k: FastKingdom, a: int, ta: int, b: int, tb: int) -> float:
     """Small preferences between placements of equal score: touching squares of the same terrain (territories to
-    grow) and a compact kingdom."""
-    terr, W = k.terr, k.W
-    bonus = 0.0
-    for p, t in ((a, ta), (b, tb)):
-        for q in (p - 1, p + 1, p - W, p + W):
-            tq = terr[q]
-            if tq == t:
-                bonus += 0.25
-            elif tq >= 0:
-                bonus += 0.05
-    return bonus
+    grow) and a compact kingdom (`FastKingdom.shape_bonus`)."""
+    return k.shape_bonus(a, ta, b, tb)
 
 
 def medium_placements(sim: Sim, ki: int, dom: str) -> list[tuple[float, int, int]]:

@@ -44,6 +44,8 @@ MIDDLE_KINGDOM = 10  # the Middle Kingdom bonus
 HOLE_PENALTY = 2.0  # points a placement loses, in the greedy policy, for each cell it walls in for good
 CALL_UNITS = 10  # work units a call of `placements` costs on top of the options it looks at (see search.py)
 CACHE_UNITS = 2  # work units of a greedy placement found in a search's cache (see `Sim.best_placement`)
+SHAPE_UNITS = 1  # work units per placement the shaped playout policy weighs (see `best_placement`)
+MAX_SHAPE_BONUS = 1.5  # the most `FastKingdom.shape_bonus` gives: 3 neighbours a square, 0.25 each
 COIN_VALUE = 0.36  # what a coin is worth to the economy policy while the game runs (1/3 point at the end)
 
 
@@ -446,10 +448,19 @@ class FastKingdom:
         return count
 
     def best_placement(
-        self, t0: int, c0: int, t1: int, c1: int, centre: bool = False, pairs: list | None = None
+        self,
+        t0: int,
+        c0: int,
+        t1: int,
+        c1: int,
+        centre: bool = False,
+        pairs: list | None = None,
+        shape: float = 0.0,
     ) -> tuple[float, int, int] | None:
         """The greedy policy's placement: most territory points, minus HOLE_PENALTY per walled-in cell, and, with
-        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box.
+        `centre` (Middle Kingdom in play and still within reach), minus the bonus for leaving the centre box; with
+        `shape`, plus `shape` times `shape_bonus` (the medium player's preference for squares that touch their
+        terrain and for a compact kingdom), which also breaks the ties between placements of equal points.
         `pairs`: see `_options`."""
         cands = self._options(t0, c0, t1, c1, centre_box(self.size) if centre else None, pairs)
         if not cands:
@@ -459,6 +470,18 @@ class FastKingdom:
         near.sort(reverse=True)
         best_value, best_a, best_b = -1e9, -1, -1
         holes = self.holes
+        if shape:
+            reach = shape * MAX_SHAPE_BONUS  # the most a bonus can add: a placement below best - reach cannot win
+            weighed = 0
+            for g, a, b in near:
+                if g + reach <= best_value:
+                    break
+                weighed += 1
+                v = g - HOLE_PENALTY * holes(a, b) + shape * self.shape_bonus(a, t0, b, t1)
+                if v > best_value:
+                    best_value, best_a, best_b = v, a, b
+            self.work += weighed * SHAPE_UNITS
+            return best_value, best_a, best_b
         for g, a, b in near:
             if g <= best_value:
                 break
@@ -466,6 +489,20 @@ class FastKingdom:
             if v > best_value:
                 best_value, best_a, best_b = v, a, b
         return best_value, best_a, best_b
+
+    def shape_bonus(self, a: int, ta: int, b: int, tb: int) -> float:
+        """Small preferences between placements of squares (ta on cell a, tb on b): 0.25 a point for each square
+        of the same terrain they touch (territories to grow), 0.05 for any other square (a compact kingdom)."""
+        terr, W = self.terr, self.W
+        bonus = 0.0
+        for p, t in ((a, ta), (b, tb)):
+            for q in (p - 1, p + 1, p - W, p + W):
+                tq = terr[q]
+                if tq == t:
+                    bonus += 0.25
+                elif tq >= 0:
+                    bonus += 0.05
+        return bonus
 
     # -- economy and score ---------------------------------------------------------------------------------------
     @property
@@ -580,6 +617,7 @@ class Sim:
         "nxt_king",
         "order_weight",
         "phase",
+        "place_noise",
         "placed",
         "plan",
         "qd",
@@ -588,6 +626,7 @@ class Sim:
         "rng",
         "round",
         "rounds",
+        "shape",
         "stack",
         "t_supply",
         "turn",
@@ -610,6 +649,8 @@ class Sim:
         s.plan = dict(self.plan)
         s.turns = self.turns
         s.rng, s.noise, s.order_weight, s.quiet = self.rng, self.noise, self.order_weight, self.quiet
+        s.shape = self.shape
+        s.place_noise = self.place_noise
         s.cache = self.cache
         return s
 
@@ -644,6 +685,8 @@ class Sim:
         s.noise = 0.0
         s.quiet = -1  # a kingdom whose claims get no noise (the searching player's own), or -1
         s.order_weight = 0.0  # points the playout policy's claims give for choosing first in the next line
+        s.shape = 0.0  # weight of `FastKingdom.shape_bonus` in the playout policy's placements (0: none)
+        s.place_noise = 0.0  # points of noise on the playout policy's placements (not the quiet kingdom's)
         s.cache = None  # a dict to remember the greedy placements in (shared by the copies; see `best_placement`)
         s.placed = None
         if s.phase == P_FIRST:
@@ -907,12 +950,38 @@ class Sim:
     def policy_place(self) -> tuple[int, int] | None:
         """Cells for squares 0 and 1 of the acting king's domino, or None when it cannot be placed."""
         king = self.cur_king[self.turn]
-        k = self.ks[self.king_k[king]]
+        ki = self.king_k[king]
+        k = self.ks[ki]
         plan = self.plan.pop(king, None)
+        if self.place_noise and ki != self.quiet and self.rng is not None:
+            return self.noisy_placement(k, self.cur_dom[self.turn], self.middle_kingdom and k.inside)
         if plan is not None and plan[0] == k.version:
             return None if plan[1] < 0 else (plan[1], plan[2])
         best = self.best_placement(k, self.cur_dom[self.turn], self.middle_kingdom and k.inside)
         return None if best is None else (best[1], best[2])
+
+    def noisy_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[int, int] | None:
+        """The greedy placement's judgement (`FastKingdom.best_placement`: points, holes, the centre, `shape`) with
+        uniform noise of up to `place_noise` points on each placement, drawn from `rng`: a rival whose placements
+        are not exactly predictable. Not remembered in `cache` (the noise differs every time)."""
+        t0, c0, t1, c1, _ = DOMINOES[dom]
+        cands = k._options(t0, c0, t1, c1, centre_box(k.size) if centre else None)
+        if not cands:
+            return None
+        cands.sort(reverse=True)
+        noise, shape, rand = self.place_noise, self.shape, self.rng.random
+        reach = noise + shape * MAX_SHAPE_BONUS
+        best_value, cells = -1e9, None
+        for g, a, b in cands:
+            if g + reach <= best_value:
+                break
+            v = g - HOLE_PENALTY * k.holes(a, b) + rand() * noise
+            if shape:
+                v += shape * k.shape_bonus(a, t0, b, t1)
+            if v > best_value:
+                best_value, cells = v, (a, b)
+        k.work += len(cands)  # sorting them and weighing the best
+        return cells
 
     def best_placement(self, k: FastKingdom, dom: str, centre: bool) -> tuple[float, int, int] | None:
         """`k.best_placement` of `dom`, remembered in `cache` (when set) under the kingdom's key: a search's
@@ -920,13 +989,13 @@ class Sim:
         cache = self.cache
         if cache is None:
             t0, c0, t1, c1, _ = DOMINOES[dom]
-            return k.best_placement(t0, c0, t1, c1, centre)
+            return k.best_placement(t0, c0, t1, c1, centre, None, self.shape)
         key = (k.key, dom, centre)
         try:
             found = cache[key]
         except KeyError:
             t0, c0, t1, c1, _ = DOMINOES[dom]
-            found = cache[key] = k.best_placement(t0, c0, t1, c1, centre)
+            found = cache[key] = k.best_placement(t0, c0, t1, c1, centre, None, self.shape)
         else:
             k.work += CACHE_UNITS
         return found
@@ -950,7 +1019,7 @@ class Sim:
         last = phase == P_CLAIM and not self.future  # the order of the last round does not matter
         step = self.order_weight / (len(doms) - 1) if len(doms) > 1 and not last else 0.0
         bonus = step * len(doms)
-        cache, qd = self.cache, self.qd
+        cache, qd, shape = self.cache, self.qd, self.shape
         key0 = k.key
         pairs = None
         for dom, owner in zip(doms, kings, strict=True):
@@ -960,7 +1029,7 @@ class Sim:
             # What `best_placement` does, inline (this loop is the playouts' busiest).
             if cache is None:
                 t0, c0, t1, c1, _ = DOMINOES[dom]
-                found = k.best_placement(t0, c0, t1, c1, centre)
+                found = k.best_placement(t0, c0, t1, c1, centre, None, shape)
             else:
                 key = (key0, dom, centre)
                 try:
@@ -969,7 +1038,7 @@ class Sim:
                     if pairs is None:
                         pairs = k.pairs()  # the same for every domino of the line (the kingdom does not change)
                     t0, c0, t1, c1, _ = DOMINOES[dom]
-                    found = cache[key] = k.best_placement(t0, c0, t1, c1, centre, pairs)
+                    found = cache[key] = k.best_placement(t0, c0, t1, c1, centre, pairs, shape)
                 else:
                     k.work += CACHE_UNITS
             if found is None:

@@ -14,6 +14,8 @@ work, in a little less CPU time. `playout_noise` adds uniform noise of up to tha
 claims in the playouts (the same noise for every candidate of a pass), so that their choices are not assumed to be
 exactly predictable (3 points by default); the searching player's own playout claims stay greedy unless
 `own_noise=True`. `playout_order` makes the playouts' claims weigh the turn order of the next round (off by default).
+`place_noise` adds such noise to the rivals' placements in the playouts too, and `playout_shape` makes the playouts'
+placements weigh the medium player's shape bonus (both off by default; see engine/README.md for what they did).
 In the last round (no line to come) the playouts read nothing of the sampled future: one pass, one playout per
 candidate, gives the exact values and ends the search.
 
@@ -84,6 +86,13 @@ CLAIM_SHARE = 1.0
 # 2026-11-25, 0.81); 1.83 s against 2.00 s a budget on 2026-11-27 (load 10-15, 2 games of each at 0.1 and 0.3 s
 # against easy players, 0.92). With 1.15 a 2-player turn costs about what a 4-player one does.
 MODE_SHARE = {("kingdomino", 2): 1.15}
+# Weight of the medium player's shape bonus (`FastKingdom.shape_bonus`: squares that touch their terrain, a compact
+# kingdom) in the playouts' placements, which otherwise break ties between placements of equal points by cell
+# number (0: off, the default; see engine/README.md for what it was measured to do).
+PLAYOUT_SHAPE = 0.0
+# Noise on the rivals' placements in the playouts, in points (as `PLAYOUT_NOISE` on their claims; 0: greedy, the
+# default): rivals whose placements are not exactly predictable. It needs the claims' noise generator.
+PLACE_NOISE = 0.0
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
@@ -98,7 +107,9 @@ class HardAgent:
     idle machine, counted in work units; `iterations` fixes the number of playouts instead; `max_placements`
     placements (ranked by the medium player) are searched, each paired with the claim that would follow it unless
     `pair_claims=False`; `playout_noise` (points of noise on the playouts' claims, default 3) and `playout_order`
-    (weight of the turn order in the playouts' claims, default 0) shape the playout policy."""
+    (weight of the turn order in the playouts' claims, default 0) and `playout_shape` (weight of the shape bonus in
+    the playouts' placements, default 0) and `place_noise` (points of noise on the rivals' playout placements,
+    default 0) shape the playout policy."""
 
     name = "hard"
 
@@ -114,6 +125,8 @@ class HardAgent:
         playout_noise: float = PLAYOUT_NOISE,
         own_noise: bool = OWN_NOISE,
         claim_share: float = CLAIM_SHARE,
+        playout_shape: float = PLAYOUT_SHAPE,
+        place_noise: float = PLACE_NOISE,
     ) -> None:
         if time_budget <= 0:
             raise ValueError("The time budget must be positive (seconds per decision).")
@@ -129,6 +142,14 @@ class HardAgent:
         if not 0 < claim_share < 2:
             raise ValueError("claim_share must be above 0 and below 2 (share of a budget for the claim).")
         self.claim_share = claim_share
+        if not 0 <= playout_shape <= 2:
+            raise ValueError("playout_shape must be between 0 and 2 (weight of the shape bonus in the playouts).")
+        self.playout_shape = playout_shape
+        if not 0 <= place_noise <= 10:
+            raise ValueError(
+                "place_noise must be between 0 and 10 (points of noise on the rivals' playout placements)."
+            )
+        self.place_noise = place_noise
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
@@ -145,6 +166,8 @@ class HardAgent:
         base = Sim.from_game(game)
         base.order_weight, base.noise = self.playout_order, self.playout_noise
         base.quiet = -1 if self.own_noise else d.kingdom
+        base.shape = self.playout_shape
+        base.place_noise = self.place_noise
         base.cache = {}  # the playouts' greedy placements, for this decision
         cands = self.candidates(game, base, d.kind, d.kingdom, actions)
         self.candidates_last = len(cands)

@@ -336,3 +336,51 @@ def test_two_player_kingdomino_decisions_get_the_modes_share_of_work(monkeypatch
         assert (shared.last_playouts > plain.last_playouts) is more, mode
         if not more:
             assert plain.last_playouts == shared.last_playouts and plain.choose(game) == expected
+
+
+def test_playout_shape_reaches_the_playouts_and_is_checked() -> None:
+    game = hard_position("kingdomino-4-bonuses", 3)
+    plain = make_agent("hard", 4, iterations=60)  # the default: no shape bonus in the playouts
+    shaped = make_agent("hard", 4, iterations=60, playout_shape=1.0)
+    seen = []
+    original = search.Sim.from_game
+
+    def spy(g):
+        s = original(g)
+        seen.append(s)
+        return s
+
+    search.Sim.from_game = spy  # type: ignore[method-assign]
+    try:
+        for agent in (plain, shaped):
+            assert agent.choose(game) in game.legal_actions()
+            assert agent.choose(game) == agent.choose(game)  # deterministic
+    finally:
+        search.Sim.from_game = original  # type: ignore[method-assign]
+    assert [s.shape for s in seen] == [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+    for bad in (-0.5, 2.5):
+        with pytest.raises(ValueError, match="playout_shape"):
+            make_agent("hard", 4, playout_shape=bad)
+
+
+def test_place_noise_reaches_the_playouts_and_is_checked() -> None:
+    game = hard_position("kingdomino-4-bonuses", 3)
+    noisy = make_agent("hard", 4, iterations=60, place_noise=2.0)
+    seen = []
+    original = search.Sim.from_game
+
+    def spy(g):
+        s = original(g)
+        seen.append(s)
+        return s
+
+    search.Sim.from_game = spy  # type: ignore[method-assign]
+    try:
+        assert noisy.choose(game) in game.legal_actions()
+        assert noisy.choose(game) == noisy.choose(game)  # deterministic
+    finally:
+        search.Sim.from_game = original  # type: ignore[method-assign]
+    assert [s.place_noise for s in seen] == [2.0, 2.0, 2.0]
+    for bad in (-1.0, 11.0):
+        with pytest.raises(ValueError, match="place_noise"):
+            make_agent("hard", 4, place_noise=bad)

@@ -346,3 +346,99 @@ def test_replayed_noise_is_the_generators_own_sequence() -> None:
         for _ in range(2):
             world.rng = replay.again()
             assert world.policy_claim()[0] == claim
+
+
+def test_shaped_placements_are_the_best_of_points_holes_and_shape_bonus() -> None:
+    # With `shape`, the playouts' placement is the one with the most points (within 2 holes' penalty of the best),
+    # minus the holes' penalty, plus `shape` times the shape bonus: checked against every placement, computed
+    # plainly; shape 0 is the plain policy, and a shaped search is charged more work.
+    from engine.ai.model import HOLE_PENALTY, centre_box
+
+    table = domino_table()
+    differ = 0
+    for seed in (3, 6, 9):
+        game = _at_round("kingdomino-4-bonuses", seed, 4)
+        for k in Sim.from_game(game).ks:
+            for dom in ("K1", "K5", "K11", "K19", "K24", "K33", "K40", "K48"):
+                t0, c0, t1, c1, _ = table[dom]
+                for centre in (False, True):
+                    cands = k._options(t0, c0, t1, c1, centre_box(k.size) if centre else None)
+                    if not cands:
+                        assert k.best_placement(t0, c0, t1, c1, centre, None, 1.0) is None
+                        continue
+                    floor = max(cands)[0] - 2 * HOLE_PENALTY
+                    plain = k.best_placement(t0, c0, t1, c1, centre)
+                    assert k.best_placement(t0, c0, t1, c1, centre, None, 0.0) == plain
+                    for shape in (0.5, 1.0, 2.0):
+                        before = k.work
+                        value, a, b = k.best_placement(t0, c0, t1, c1, centre, None, shape)
+                        assert k.work - before > len(cands)  # the options, and the shape bonuses read
+                        values = {
+                            (x, y): g - HOLE_PENALTY * k.holes(x, y) + shape * k.shape_bonus(x, t0, y, t1)
+                            for g, x, y in cands
+                            if g >= floor
+                        }
+                        assert value == pytest.approx(max(values.values()))
+                        assert values[(a, b)] == pytest.approx(value)
+                        differ += (a, b) != plain[1:]
+    assert differ > 0  # the bonus does change placements
+
+
+def test_shaped_playouts_are_deterministic_and_play_otherwise() -> None:
+    game = _at_round("kingdomino-2", 4, 2)
+    base = Sim.from_game(game)
+    base.cache = {}
+    assert base.copy().shape == 0.0
+    shaped = Sim.from_game(game)
+    shaped.shape = 1.0
+    shaped.cache = {}
+    assert shaped.copy().shape == 1.0
+    differ = 0
+    for seed in range(8):
+        one, two = shaped.determinize(game, random.Random(seed)), shaped.determinize(game, random.Random(seed))
+        one.playout()
+        two.playout()
+        assert one.totals() == two.totals()
+        plain = base.determinize(game, random.Random(seed))
+        plain.playout()
+        differ += [k.key for k in plain.ks] != [k.key for k in one.ks]
+    assert differ > 0
+
+
+def test_noisy_playout_placements_vary_with_the_generator_only_and_spare_the_quiet_kingdom() -> None:
+    from engine.ai.model import HOLE_PENALTY, centre_box
+
+    game = _at_round("kingdomino-4-bonuses", 5, 3)
+    while game.decision().kind != "place":  # type: ignore[union-attr]
+        game.apply(game.legal_actions()[0])
+    world = Sim.from_game(game).determinize(game, random.Random(1))
+    greedy = world.policy_place()
+    assert greedy is not None
+    world.place_noise = 1000.0  # noise that swamps the values: the placement follows the generator
+    assert world.copy().place_noise == 1000.0
+    world.rng = None
+    assert world.policy_place() == greedy  # no generator, no noise
+    chosen = set()
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        first = world.policy_place()
+        world.rng = random.Random(seed)
+        assert world.policy_place() == first  # the same generator state, the same placement
+        chosen.add(first)
+    assert len(chosen) > 1
+    k = world.ks[world.king_k[world.acting_king()]]
+    t0, c0, t1, c1, _ = domino_table()[world.cur_dom[world.turn]]
+    legal = {(a, b) for _, a, b, _ in k.placements(t0, c0, t1, c1)}
+    assert chosen <= legal
+    world.quiet = world.king_k[world.acting_king()]  # the searching player's own placements stay greedy
+    for seed in range(6):
+        world.rng = random.Random(seed)
+        assert world.policy_place() == greedy
+    world.place_noise = 0.5  # below a point (values are whole): only placements of equal value trade places
+    box = centre_box(k.size) if world.middle_kingdom and k.inside else None
+    values = {(a, b): g - HOLE_PENALTY * k.holes(a, b) for g, a, b in k._options(t0, c0, t1, c1, box)}
+    assert values[greedy] == max(values.values())
+    world.quiet = -1
+    for seed in range(12):
+        world.rng = random.Random(seed)
+        assert values[world.policy_place()] == values[greedy]
