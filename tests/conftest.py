@@ -44,6 +44,25 @@ START_TIMEOUT = 60.0
 settings.register_profile("kd", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kd")
 
+
+class FrozenClock:
+    """The computer players' clock in the tests (`engine.ai.search.time`): it never moves. Their effort is counted in
+    work units and the clock is only a safety stop (30 times the budget), which a starved test process could reach on
+    a busy machine, cutting a search short and changing its move. Frozen, the moves depend on the work alone, as the
+    tests assume; the tests of the safety stop set their own clock."""
+
+    @staticmethod
+    def perf_counter() -> float:
+        return 0.0
+
+
+@pytest.fixture(autouse=True)
+def computers_clock_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.ai import search
+
+    monkeypatch.setattr(search, "time", FrozenClock)
+
+
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
 # keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole
 # run on the 2-core machine, 2026-11-28 00:40 UTC, at a load of 8-12, so two to three times their time on an idle one).
