@@ -3,6 +3,7 @@ information, strength against a weaker level, and the search's effort budget (no
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import defaultdict
 
@@ -278,14 +279,10 @@ def test_the_last_round_is_searched_in_one_pass(mode: str) -> None:
     assert game.scores()[me].total > 0
 
 
-def test_the_searching_players_own_playout_claims_are_greedy_unless_own_noise() -> None:
-    game = hard_position("kingdomino-4-bonuses", 3)
-    quiet = make_agent("hard", 4, iterations=60)  # the default
-    noisy = make_agent("hard", 4, iterations=60, own_noise=True)
-    for agent in (quiet, noisy):
-        assert agent.choose(game) in game.legal_actions()
-        assert agent.choose(game) == agent.choose(game)  # deterministic either way
-    seen = []
+@contextlib.contextmanager
+def sims_seen():
+    """The playouts' models (`Sim`) the searches start from while inside, in order: what options reached them."""
+    seen: list = []
     original = search.Sim.from_game
 
     def spy(g):
@@ -295,10 +292,21 @@ def test_the_searching_players_own_playout_claims_are_greedy_unless_own_noise() 
 
     search.Sim.from_game = spy  # type: ignore[method-assign]
     try:
-        quiet.choose(game)
-        noisy.choose(game)
+        yield seen
     finally:
         search.Sim.from_game = original  # type: ignore[method-assign]
+
+
+def test_the_searching_players_own_playout_claims_are_greedy_unless_own_noise() -> None:
+    game = hard_position("kingdomino-4-bonuses", 3)
+    quiet = make_agent("hard", 4, iterations=60)  # the default
+    noisy = make_agent("hard", 4, iterations=60, own_noise=True)
+    for agent in (quiet, noisy):
+        assert agent.choose(game) in game.legal_actions()
+        assert agent.choose(game) == agent.choose(game)  # deterministic either way
+    with sims_seen() as seen:
+        quiet.choose(game)
+        noisy.choose(game)
     assert seen[0].quiet == game.decision().kingdom and seen[1].quiet == -1
 
 
@@ -342,21 +350,10 @@ def test_playout_shape_reaches_the_playouts_and_is_checked() -> None:
     game = hard_position("kingdomino-4-bonuses", 3)
     plain = make_agent("hard", 4, iterations=60)  # the default: no shape bonus in the playouts
     shaped = make_agent("hard", 4, iterations=60, playout_shape=1.0)
-    seen = []
-    original = search.Sim.from_game
-
-    def spy(g):
-        s = original(g)
-        seen.append(s)
-        return s
-
-    search.Sim.from_game = spy  # type: ignore[method-assign]
-    try:
+    with sims_seen() as seen:
         for agent in (plain, shaped):
             assert agent.choose(game) in game.legal_actions()
             assert agent.choose(game) == agent.choose(game)  # deterministic
-    finally:
-        search.Sim.from_game = original  # type: ignore[method-assign]
     assert [s.shape for s in seen] == [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
     for bad in (-0.5, 2.5):
         with pytest.raises(ValueError, match="playout_shape"):
@@ -366,20 +363,9 @@ def test_playout_shape_reaches_the_playouts_and_is_checked() -> None:
 def test_place_noise_reaches_the_playouts_and_is_checked() -> None:
     game = hard_position("kingdomino-4-bonuses", 3)
     noisy = make_agent("hard", 4, iterations=60, place_noise=2.0)
-    seen = []
-    original = search.Sim.from_game
-
-    def spy(g):
-        s = original(g)
-        seen.append(s)
-        return s
-
-    search.Sim.from_game = spy  # type: ignore[method-assign]
-    try:
+    with sims_seen() as seen:
         assert noisy.choose(game) in game.legal_actions()
         assert noisy.choose(game) == noisy.choose(game)  # deterministic
-    finally:
-        search.Sim.from_game = original  # type: ignore[method-assign]
     assert [s.place_noise for s in seen] == [2.0, 2.0, 2.0]
     for bad in (-1.0, 11.0):
         with pytest.raises(ValueError, match="place_noise"):
