@@ -45,22 +45,28 @@ settings.register_profile("kd", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile("kd")
 
 
-class FrozenClock:
-    """The computer players' clock in the tests (`engine.ai.search.time`): it never moves. Their effort is counted in
-    work units and the clock is only a safety stop (30 times the budget), which a starved test process could reach on
-    a busy machine, cutting a search short and changing its move. Frozen, the moves depend on the work alone, as the
-    tests assume; the tests of the safety stop set their own clock."""
+class SearchClock:
+    """A clock for the computer players' search (`engine.ai.search.time`): each reading moves it on by `step` seconds
+    (a busy or a very slow machine; 0: a clock that never moves)."""
 
-    @staticmethod
-    def perf_counter() -> float:
-        return 0.0
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
 
 
 @pytest.fixture(autouse=True)
 def computers_clock_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer players' clock never moves in the tests. Their effort is counted in work units and the clock is
+    only a safety stop (30 times the budget), which a starved test process could reach on a busy machine, cutting a
+    search short and changing its move. Frozen, the moves depend on the work alone, as the tests assume; the tests of
+    the safety stop set their own `SearchClock`."""
     from engine.ai import search
 
-    monkeypatch.setattr(search, "time", FrozenClock)
+    monkeypatch.setattr(search, "time", SearchClock(0.0))
 
 
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run

@@ -13,6 +13,7 @@ import engine.ai.search as search
 from engine import Game, GameConfig
 from engine.ai import AGENTS, make_agent
 from engine.ai.greedy import GreedyMediumAgent
+from tests.conftest import SearchClock
 
 from .modes import MODES, players
 
@@ -145,18 +146,6 @@ def test_medium_beats_easy_head_to_head() -> None:
     assert wins >= needed, f"medium won {wins} of {games} games against easy"
 
 
-class FakeClock:
-    """A clock for `search`: each reading moves it on by `step` seconds (a busy or a very slow machine)."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def perf_counter(self) -> float:
-        self.now += self.step
-        return self.now
-
-
 def hard_position(mode: str, rounds: int) -> Game:
     game = Game.new(MODES[mode], 6)
     rng = random.Random(6)
@@ -175,7 +164,7 @@ def test_medium_is_a_small_search_with_a_fixed_effort(monkeypatch: pytest.Monkey
     hard.choose(game)
     assert medium.time_budget == search.MEDIUM_BUDGET and medium.max_placements == search.MEDIUM_PLACEMENTS
     assert 10 < medium.last_playouts < hard.last_playouts / 5
-    monkeypatch.setattr(search, "time", FakeClock(0.001))
+    monkeypatch.setattr(search, "time", SearchClock(0.001))
     busy = make_agent("medium", 5)
     assert busy.choose(game) == expected
     assert busy.last_playouts == medium.last_playouts and not busy.stopped_by_clock
@@ -190,7 +179,7 @@ def test_hard_chooses_the_same_however_busy_the_machine(mode: str, monkeypatch: 
     expected = idle.choose(game)
     playouts = idle.last_playouts
     assert playouts > 1 and not idle.stopped_by_clock
-    monkeypatch.setattr(search, "time", FakeClock(0.001))
+    monkeypatch.setattr(search, "time", SearchClock(0.001))
     busy = make_agent("hard", 5, time_budget=0.1)
     assert busy.choose(game) == expected
     assert busy.last_playouts == playouts and not busy.stopped_by_clock
@@ -199,7 +188,7 @@ def test_hard_chooses_the_same_however_busy_the_machine(mode: str, monkeypatch: 
 def test_the_safety_stop_ends_a_search_on_a_stalled_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each reading of the clock a minute later (past 30 budgets): the search stops after its first playout.
     game = hard_position("kingdomino-4-bonuses", 2)
-    monkeypatch.setattr(search, "time", FakeClock(60.0))
+    monkeypatch.setattr(search, "time", SearchClock(60.0))
     agent = make_agent("hard", 1, time_budget=1.0)
     assert agent.choose(game) in game.legal_actions()
     assert agent.stopped_by_clock and agent.last_playouts == 1
