@@ -112,11 +112,13 @@ PLACE_NOISE = 0.0
 # on to the end of the deal (0: to the end, the default; only where weights were fitted: Kingdomino, 2-4 players).
 VALUE_DEPTH = 0
 MAX_VALUE_DEPTH = 12
-# Work units of one kingdom's learned value (reading its features and summing them; their greedy placements are
-# counted as the playouts' are): 32-38 us of CPU a kingdom against 0.77-0.90 us a unit of full playouts, timed side
-# by side in 2- and 4-player Kingdomino with Middle Kingdom and Harmony (2026-11-28, load 10), 42 units in all, of
-# which 2-5 are the placements' own work.
-VALUE_UNITS = 38
+# Work units of one kingdom's learned value, and with it what a shorter playout costs beyond its units (its copy and
+# reading of the sampled future weigh more against its few turns). The value alone took 32-38 us of CPU a kingdom
+# against 0.77-0.90 us a unit of full playouts (42 units, 2-5 of them its greedy placements, counted apart), but
+# at 38 a decision with `value_depth=1` took 1.17 times the CPU of one without (93 decisions of rounds 0-4 of 2-player
+# Kingdomino with Middle Kingdom and Harmony at 0.1 s, both timed side by side, alternating, 2026-11-28, load 2-7);
+# 61 gave 0.95, 75 0.85, 55 0.98: hence 55 (benchmarks/value_cpu.py).
+VALUE_UNITS = 55
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
