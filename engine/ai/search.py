@@ -117,7 +117,8 @@ MAX_VALUE_DEPTH = 12
 # against 0.77-0.90 us a unit of full playouts (42 units, 2-5 of them its greedy placements, counted apart), but
 # at 38 a decision with `value_depth=1` took 1.17 times the CPU of one without (93 decisions of rounds 0-4 of 2-player
 # Kingdomino with Middle Kingdom and Harmony at 0.1 s, both timed side by side, alternating, 2026-11-28, load 2-7);
-# 61 gave 0.95, 75 0.85, 55 0.98: hence 55 (benchmarks/value_cpu.py).
+# 61 gave 0.95, 75 0.85, 55 0.98: hence 55 (benchmarks/value_cpu.py). With `value_depth=2`, 55 gave 0.98 too (62
+# decisions; 30 gave 1.05). Such timings vary by 5-10% from run to run under load.
 VALUE_UNITS = 55
 
 
