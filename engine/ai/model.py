@@ -941,11 +941,15 @@ class Sim:
         elif phase == P_DRAGON:
             self.skip()
 
-    def playout(self) -> None:
-        """Play to the end of the deal with the greedy policy."""
+    def playout(self, until_round: int | None = None) -> None:
+        """Play to the end of the deal with the greedy policy (with `until_round`, only until that round starts)."""
         step = self.policy_step
-        while self.phase != P_OVER:
-            step()
+        if until_round is None:
+            while self.phase != P_OVER:
+                step()
+        else:
+            while self.phase != P_OVER and self.round < until_round:
+                step()
 
     def policy_place(self) -> tuple[int, int] | None:
         """Cells for squares 0 and 1 of the acting king's domino, or None when it cannot be placed."""

@@ -16,6 +16,9 @@ exactly predictable (3 points by default); the searching player's own playout cl
 `own_noise=True`. `playout_order` makes the playouts' claims weigh the turn order of the next round (off by default).
 `place_noise` adds such noise to the rivals' placements in the playouts too, and `playout_shape` makes the playouts'
 placements weigh the medium player's shape bonus (both off by default; see engine/README.md for what they did).
+`value_depth` ends the playouts that many rounds in and adds each kingdom's learned value (engine/ai/value.py,
+fitted on self-play games) to its score there, instead of playing the greedy policy to the end (off by default;
+only in Kingdomino with 2-4 players, where weights were fitted; elsewhere the playouts go to the end).
 In the last round (no line to come) the playouts read nothing of the sampled future: one pass, one playout per
 candidate, gives the exact values and ends the search.
 
@@ -43,7 +46,19 @@ from typing import Any
 from ..actions import Action, BribeDragon, Build, Claim, Skip
 from ..game import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, Game
 from .greedy import GreedyMediumAgent, claim_values, decision_rng, medium_placements, open_decision
-from .model import P_BUILD, P_CLAIM, P_DRAGON, P_FIRST, P_TAX, Sim, apply_action, place_action, unseen_buildings
+from .model import (
+    P_BUILD,
+    P_CLAIM,
+    P_DRAGON,
+    P_FIRST,
+    P_OVER,
+    P_TAX,
+    Sim,
+    apply_action,
+    place_action,
+    unseen_buildings,
+)
+from .value import last_valued_round, pool_counts, stats_of, value, weights_for, without
 
 # Effort per second of budget, in work units (see `playout_units`): a unit took about 0.6-0.8 microseconds of CPU
 # here, Kingdomino the most (it sets this rate: at most 0.92-0.98 s of CPU per move on the idle machine at 1.15 M,
@@ -93,6 +108,18 @@ PLAYOUT_SHAPE = 0.0
 # Noise on the rivals' placements in the playouts, in points (as `PLAYOUT_NOISE` on their claims; 0: greedy, the
 # default): rivals whose placements are not exactly predictable. It needs the claims' noise generator.
 PLACE_NOISE = 0.0
+# Rounds after which the playouts stop and add each kingdom's learned value (engine/ai/value.py) instead of playing
+# on to the end of the deal (0: to the end, the default; only where weights were fitted: Kingdomino, 2-4 players).
+VALUE_DEPTH = 0
+MAX_VALUE_DEPTH = 12
+# Work units of one kingdom's learned value, and with it what a shorter playout costs beyond its units (its copy and
+# reading of the sampled future weigh more against its few turns). The value alone took 32-38 us of CPU a kingdom
+# against 0.77-0.90 us a unit of full playouts (42 units, 2-5 of them its greedy placements, counted apart), but
+# at 38 a decision with `value_depth=1` took 1.17 times the CPU of one without (93 decisions of rounds 0-4 of 2-player
+# Kingdomino with Middle Kingdom and Harmony at 0.1 s, both timed side by side, alternating, 2026-11-28, load 2-7);
+# 61 gave 0.95, 75 0.85, 55 0.98: hence 55 (benchmarks/value_cpu.py). With `value_depth=2`, 55 gave 0.98 too (62
+# decisions; 30 gave 1.05). Such timings vary by 5-10% from run to run under load.
+VALUE_UNITS = 55
 
 
 # The middle rung (`MediumAgent`): hard's search with a tiny effort, over fewer placements. Kingdomino, 4 players,
@@ -109,7 +136,8 @@ class HardAgent:
     `pair_claims=False`; `playout_noise` (points of noise on the playouts' claims, default 3) and `playout_order`
     (weight of the turn order in the playouts' claims, default 0) and `playout_shape` (weight of the shape bonus in
     the playouts' placements, default 0) and `place_noise` (points of noise on the rivals' playout placements,
-    default 0) shape the playout policy."""
+    default 0) shape the playout policy; `value_depth` (rounds, default 0: off) ends the playouts that many rounds
+    in, each kingdom then judged by its learned value (engine/ai/value.py) instead of played to the end."""
 
     name = "hard"
 
@@ -127,6 +155,7 @@ class HardAgent:
         claim_share: float = CLAIM_SHARE,
         playout_shape: float = PLAYOUT_SHAPE,
         place_noise: float = PLACE_NOISE,
+        value_depth: int = VALUE_DEPTH,
     ) -> None:
         if time_budget <= 0:
             raise ValueError("The time budget must be positive (seconds per decision).")
@@ -150,6 +179,11 @@ class HardAgent:
                 "place_noise must be between 0 and 10 (points of noise on the rivals' playout placements)."
             )
         self.place_noise = place_noise
+        if isinstance(value_depth, bool) or not isinstance(value_depth, int) or not 0 <= value_depth <= MAX_VALUE_DEPTH:
+            raise ValueError(
+                f"value_depth must be a whole number of rounds from 0 (off) to {MAX_VALUE_DEPTH}, not {value_depth!r}."
+            )
+        self.value_depth = value_depth
         self.time_budget = float(time_budget)
         self.iterations = iterations
         self.last_playouts = 0  # playouts run for the last decision (for benchmarks)
@@ -174,7 +208,7 @@ class HardAgent:
         if len(cands) == 1:
             return cands[0][0]
         rng = decision_rng(self.seed, game, self.name)
-        search = _Search(game, base, cands, rng, d.kingdom, deadline, self.win_bonus)
+        search = _Search(game, base, cands, rng, d.kingdom, deadline, self.win_bonus, self.value_depth)
         alive = list(range(len(cands)))
         rounds = max(1, math.ceil(math.log2(len(cands))))
         share = self.budget_share(base, d.kind) * MODE_SHARE.get((game.config.game, len(game.kingdoms)), 1.0)
@@ -283,7 +317,15 @@ class _Search:
     """The playouts of one decision: each pass samples one future and plays every given candidate in it."""
 
     def __init__(
-        self, game: Game, base: Sim, cands: list[tuple], rng, me: int, deadline: float, win_bonus: float
+        self,
+        game: Game,
+        base: Sim,
+        cands: list[tuple],
+        rng,
+        me: int,
+        deadline: float,
+        win_bonus: float,
+        value_depth: int = 0,
     ) -> None:
         self.game, self.base, self.cands, self.rng, self.me, self.deadline = game, base, cands, rng, me, deadline
         self.win_bonus = win_bonus
@@ -299,6 +341,10 @@ class _Search:
         # stack, first claims) and draws no noise: one pass gives every candidate its exact value.
         self.last_round = base.phase != P_FIRST and not base.nxt_dom and base.lines_drawn() >= base.rounds
         self.clock_stop = False
+        # Truncated playouts (`value_depth`): the round they stop at, the weights, and what is still unseen now.
+        self.weights = weights_for(base) if value_depth else None
+        self.stop_round = base.round + value_depth if self.weights is not None else None
+        self.pool = pool_counts(self.unseen) if self.weights is not None else None
 
     @property
     def exact(self) -> bool:
@@ -317,10 +363,13 @@ class _Search:
                 s.rng = noise.again()  # the same noise for every candidate (common random numbers)
             for step in self.cands[i][1]:
                 step(s)
-            s.playout()
+            if self.stop_round is None:
+                s.playout()
+                totals = [t + p for t, p in zip(s.totals(), prior, strict=True)]
+            else:
+                totals = self.truncated(s, world)
             self.spent += playout_units(s, world)
             self.playouts += 1
-            totals = [t + p for t, p in zip(s.totals(), prior, strict=True)]
             mine = totals[me]
             best_other = max(t for k, t in enumerate(totals) if k != me)
             value = mine - best_other
@@ -336,6 +385,21 @@ class _Search:
             if stop_at is not None and self.spent >= stop_at:
                 return False
         return True
+
+    def truncated(self, s: Sim, world: Sim) -> list[float]:
+        """Play `s` on to the start of round `stop_round` (to the end if that is in the deal's last third), then each
+        kingdom's score there plus its learned value. The dominoes still unseen there: those unseen at the decision but for the lines drawn since. The
+        features' work (their greedy placements) is counted in the kingdoms' work, their reading in VALUE_UNITS."""
+        s.playout(self.stop_round)
+        if s.phase != P_OVER and s.round > last_valued_round(s.rounds):
+            s.playout()  # the last third of the deal: played to the end (see `last_valued_round`)
+        totals = [t + p for t, p in zip(s.totals(), self.prior, strict=True)]
+        if s.phase == P_OVER:
+            return totals
+        drawn = world.future[: len(world.future) - len(s.future)]
+        stats = stats_of(without(self.pool, [dom for line in drawn for dom in line]))
+        self.spent += VALUE_UNITS * len(s.ks)
+        return [t + value(s, ki, stats, self.weights) for ki, t in enumerate(totals)]
 
 
 class _Replay:
