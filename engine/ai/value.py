@@ -85,15 +85,12 @@ def pool_counts(doms: list[str]) -> tuple[list[int], list[int], int]:
 
 def without(counts: tuple[list[int], list[int], int], doms: list[str]) -> tuple[list[int], list[int], int]:
     """`pool_counts` of a pool once the dominoes `doms` (drawn from it) are taken out."""
-    table = domino_table()
-    crowns, squares, n = counts[0][:], counts[1][:], counts[2]
-    for dom in doms:
-        t0, c0, t1, c1, _ = table[dom]
-        crowns[t0] -= c0
-        crowns[t1] -= c1
-        squares[t0] -= 1
-        squares[t1] -= 1
-    return crowns, squares, n - len(doms)
+    crowns, squares, n = pool_counts(doms)
+    return (
+        [a - b for a, b in zip(counts[0], crowns, strict=True)],
+        [a - b for a, b in zip(counts[1], squares, strict=True)],
+        counts[2] - n,
+    )
 
 
 def future_stats(doms: list[str]) -> tuple[list[float], list[float], float]:
