@@ -5,12 +5,12 @@ their towers, the queen, and optionally legal spots and a placement preview. Use
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine import Game, Kingdom, Placement, cell_name, domino, score_kingdom
-from engine.components import building
+from engine.components import building, building_types
 
 from . import fonts, icons, tiles
 from .draw import Box, Draw, text, text_width
@@ -199,6 +199,13 @@ def building_codes(names: dict[str, str]) -> dict[str, str]:
         used.add(code.casefold())
         codes[bid] = code
     return codes
+
+
+@cache
+def game_building_codes(lang: str) -> dict[str, str]:
+    """Every building's code in `lang` (`building_codes` over all the buildings of the box, so the same all game
+    long): the table's legend, the review's and the web board's labels use these."""
+    return building_codes({bid: building_title(lang, b.name, bid) for bid, b in building_types().items()})
 
 
 def building_lines(name: str, size: int, height: float | None = None) -> tuple[int, list[str]]:

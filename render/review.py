@@ -11,7 +11,6 @@ by their titles and the words under them (colour carries no meaning of its own).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 from PIL import Image
@@ -19,7 +18,7 @@ from PIL import Image
 from engine import DRAGON, Game, GameConfig, action_from_dict, cell_name, domino
 from engine.actions import Action, BribeDragon, Build, Claim, Place, Skip, Tax
 from engine.ai.review import Review, ReviewItem
-from engine.components import building, building_types
+from engine.components import building
 from i18n import format_number, translate, translate_plural
 from i18n import messages as M
 
@@ -27,9 +26,9 @@ from . import icons, tiles
 from .draw import Box, Draw, encode, kingdom_colour, player_colours, player_names, text, text_width
 from .kingdom import (
     GridLayout,
-    building_codes,
     building_fits,
     draw_kingdom,
+    game_building_codes,
     grid_at,
     icons_above,
     label_margin,
@@ -226,7 +225,7 @@ def _draw_body(im: Image.Image, position: Game, item: ReviewItem, action: Action
     layout = _layout(position, item, box)
     colour = kingdom_colour(position, d.kingdom, colours)
     preview = (d.domino, action.placement) if isinstance(action, Place) and d.domino else None
-    codes = _codes(lang)
+    codes = game_building_codes(lang)
     draw_kingdom(im, position, d.kingdom, layout, colour, preview=preview, lang=lang, codes=codes, least=MIN_TEXT)
     legend = _legend(position, item, layout.cell, lang)
     y = layout.grid_box[3] + 16
@@ -247,17 +246,11 @@ MIN_TEXT = 12  # no text smaller on a phone (the picture is drawn at a phone's w
 LEGEND_LINE = 22
 
 
-@functools.cache
-def _codes(lang: str) -> dict[str, str]:
-    """Every building's code in `lang`, as the table shows them (kingdom.building_codes)."""
-    return building_codes({bid: building_title(lang, b.name, bid) for bid, b in building_types().items()})
-
-
 def _legend(position: Game, item: ReviewItem, cell: int, lang: str) -> list[str]:
     """Lines of "code: name" for the kingdom's buildings whose names do not fit their squares."""
     d = position.decision()
     assert d is not None
-    codes = _codes(lang)
+    codes = game_building_codes(lang)
     coded = []
     marked = marked_cells(position.kingdoms[d.kingdom], queen_cell(position, d.kingdom))
     for at, (bid, towers) in position.kingdoms[d.kingdom].buildings.items():

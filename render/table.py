@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, domino
-from engine.components import builders_board_spec, building, building_types
+from engine.components import builders_board_spec, building
 from i18n import messages as M
 from i18n import translate
 
@@ -36,7 +36,7 @@ from .draw import (
     text,
     text_width,
 )
-from .kingdom import GridLayout, building_codes, building_fits, draw_kingdom, grid_at, label_margin, window
+from .kingdom import GridLayout, building_fits, draw_kingdom, game_building_codes, grid_at, label_margin, window
 from .palette import (
     BACKGROUND,
     BOX_COLOURS,
@@ -201,7 +201,7 @@ def table_layout(game: Game, part: str = "all", lang: str = "en") -> TableLayout
     coded: list[str] = []
     legend: Box | None = None
     if game.queendomino_rules:
-        codes = _building_codes(lang)
+        codes = game_building_codes(lang)
         coded = _coded(game, cell, codes, lang)
         if coded:
             rows_ = len(_legend_rows(coded, codes, lang, width - 2 * GAP - 2 * 12))
@@ -211,11 +211,6 @@ def table_layout(game: Game, part: str = "all", lang: str = "en") -> TableLayout
         width, height, cols, entry, tile, lines, board, tuple(panels), tuple(grids), name, SCORE_SIZE, header, part,
         legend, tuple(coded), tuple(codes.items()),
     )  # fmt: skip
-
-
-def _building_codes(lang: str) -> dict[str, str]:
-    """Every building's code in `lang` (the same all game long: see kingdom.building_codes)."""
-    return building_codes({bid: building_title(lang, b.name, bid) for bid, b in building_types().items()})
 
 
 def _coded(game: Game, cell: int, codes: Mapping[str, str], lang: str) -> list[str]:

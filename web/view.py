@@ -31,6 +31,7 @@ from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
 from engine.config import PLAYER_RANGE
 from i18n import messages as M
 from i18n import translate, translate_plural
+from render.kingdom import game_building_codes
 from render.palette import PLAYER_COLOURS
 
 LOG_LINES = 12
@@ -76,6 +77,7 @@ def line_view(game: Game, line: list[list]) -> list[dict]:
 
 def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
     k = game.kingdoms[index]
+    codes = game_building_codes(lang)  # a building's label on its square; its name is the label's title and legend
     cells = []
     for r in range(k.n):
         for c in range(k.n):
@@ -91,7 +93,7 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
         "frame": list(k.frame()),
         "cells": cells,
         "buildings": [
-            {"cell": [r, c], "id": b[0], "name": building_name(b[0], lang), "towers": b[1]}
+            {"cell": [r, c], "id": b[0], "name": building_name(b[0], lang), "code": codes[b[0]], "towers": b[1]}
             for (r, c), b in sorted(k.buildings.items())
         ],
         "knights": [list(c) for c in k.knights_placed],

@@ -10,12 +10,13 @@ import re
 import pytest
 
 from engine import BUILD, PLACE, Build
+from engine.components import building_types
 from render import render_kingdom, render_table, render_table_pictures, splits, table_layout, tiles
 from render.alt import kingdom_alt_text
 from render.draw import recording_sizes
 from render.kingdom import building_codes
 from render.replay import _caption, replay_steps
-from render.table import building_title, building_types
+from render.table import building_title
 
 from .helpers import (
     MODES,

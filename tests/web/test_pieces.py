@@ -1,5 +1,6 @@
 """Pieces on the board's kingdoms do not hide each other: a knight sent to tax on a town square that later holds a
-building stands below the building's label (it covered the name), and every label's name stays inside its label."""
+building stands below the building's label (it covered the name), every label's code stays inside its label, and
+each kingdom's legend says what its codes stand for (the labels once showed a name's first six letters: "Big Ta")."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import random
 import aiohttp
 import pytest
 
-from engine import Build, Tax
+from engine import Build, Tax, cell_name
+from engine.components import building
+from render.kingdom import game_building_codes
 from web import auth
 
 pytestmark = pytest.mark.e2e
@@ -17,7 +20,14 @@ OVERLAPS = """() => {
   const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 &&
     a.y + a.height <= b.y + b.height + 0.5;
   const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-  const out = { buildings: 0, knights: 0, covered: [], spilled: [] };
+  const out = { buildings: 0, knights: 0, covered: [], spilled: [], kingdoms: {} };
+  for (const section of document.querySelectorAll('section.kingdom')) {
+    out.kingdoms[section.id] = {
+      codes: [...section.querySelectorAll('svg g.building text')].map((t) => t.textContent),
+      titles: [...section.querySelectorAll('svg g.building title')].map((t) => t.textContent),
+      legend: [...section.querySelectorAll('p.legend span')].map((s) => s.textContent),
+    };
+  }
   for (const svg of document.querySelectorAll('svg')) {
     const labels = [...svg.querySelectorAll('g.building')].map((g) => [g.querySelector('rect').getBBox(),
       g.querySelector('text')]);
@@ -82,5 +92,14 @@ async def test_a_knight_on_a_building_leaves_its_label_whole(local, browser, pho
     await context.close()
     assert seen["buildings"] >= 1 and seen["knights"] >= 1, seen
     assert seen["covered"] == [], f"knights cover these buildings' labels: {seen['covered']}"
-    assert seen["spilled"] == [], f"these names run out of their labels: {seen['spilled']}"
+    assert seen["spilled"] == [], f"these codes run out of their labels: {seen['spilled']}"
     assert not errors
+    # Each label shows the building's code, as the Discord picture does; the legend and the title name it whole.
+    game = (await local.service.get(gid)).game
+    codes = game_building_codes("en")
+    for index, k in enumerate(game.kingdoms):
+        shown = seen["kingdoms"][f"kingdom-{index}"]
+        built = [(cell_name(*cell), bid) for cell, (bid, _towers) in sorted(k.buildings.items())]
+        assert shown["codes"] == [codes[bid] for _cell, bid in built], shown
+        assert shown["titles"] == [f"{building(bid).name} ({cell})" for cell, bid in built], shown
+        assert shown["legend"] == sorted({f"{codes[bid]} {building(bid).name}" for _cell, bid in built}), shown

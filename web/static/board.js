@@ -412,7 +412,13 @@
     if (k.queen) facts.push(S.queen);
     const h = el("h3", {}, ...k.players.map(kingBadge), el("span", { text: kingdomTitle(k) }), el("span", { class: "facts", text: facts.join(" · ") }));
     return el("section", { class: "panel kingdom" + (isMain ? " main-k" : ""), id: `kingdom-${k.index}`, "aria-label": fmt(S.kingdom_of, { name: kingdomTitle(k) }) },
-      h, el("div", { class: "grid-wrap" }, kingdomSvg(k, mine)));
+      h, el("div", { class: "grid-wrap" }, kingdomSvg(k, mine)), buildingLegend(k));
+  }
+  // What the codes on a kingdom's buildings stand for, each building once ("TC Training Camp · Ba Bakery").
+  function buildingLegend(k) {
+    const named = new Map(k.buildings.map((b) => [b.code, b.name]));
+    if (!named.size) return null;
+    return el("p", { class: "legend" }, ...[...named].sort().map(([code, name]) => el("span", {}, el("b", { text: code }), " " + name)));
   }
 
   function kingdomSvg(k, mine) {
@@ -437,8 +443,8 @@
     for (const b of k.buildings) {
       const [r, c] = b.cell;
       svg.append(sv("g", { class: "building" }, sv("rect", { x: x(c) + 4, y: y(r) + 4, width: C - 8, height: 16, rx: 2, fill: "#ecdec4", stroke: "#462820" }),
-        sv("text", { x: x(c) + 6, y: y(r) + 16, "font-size": 9, fill: "#462820", text: b.name.slice(0, 6),
-          ...(b.name.length > 5 ? { textLength: C - 12, lengthAdjust: "spacingAndGlyphs" } : {}) }), // within the label
+        // its code (the picture's: TC Training Camp), the name in the kingdom's legend and the label's title
+        sv("text", { x: x(c) + C / 2, y: y(r) + 16, "font-size": 11, "font-weight": 700, "text-anchor": "middle", fill: "#462820", text: b.code }),
         b.towers ? sv("text", { x: x(c) + 24, y: y(r) + 34, "font-size": 11, fill: "#fff", text: "▲" + b.towers }) : null,
         sv("title", { text: `${b.name} (${cellName(r, c)})` })));
     }
