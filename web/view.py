@@ -39,8 +39,9 @@ _ESCAPED = re.compile(r"\\(.)")
 
 
 def plain(text: str) -> str:
-    """A line written for Discord (bold names, escaped markdown) as plain text for the page."""
-    return _ESCAPED.sub(r"\1", text.replace("**", "").replace("\u200b", ""))
+    """A line written for Discord (bold names, escaped markdown) as plain text for the page, its crowns the board's
+    ♛ (in the page's fonts: a computer without a colour emoji font showed 👑 as empty boxes)."""
+    return _ESCAPED.sub(r"\1", text.replace("**", "").replace("\u200b", "").replace("👑", "♛"))
 
 
 def hex_of(index: int) -> str:

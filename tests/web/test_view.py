@@ -152,3 +152,7 @@ def test_the_log_shows_the_last_lines_of_the_events_kept(mode, seed, steps, lang
     every = [plain(line) for line in event_lines(events, seats, game, lang)]
     assert log_lines(events, rec, lang) == every[-LOG_LINES:]
     assert len(log_lines(events, rec, lang)) == min(LOG_LINES, len(every))
+    # Discord's words, as the page's text: no markdown, and the crowns are the board's ♛, one for each 👑
+    said = event_lines(events, seats, game, lang)
+    assert not any("👑" in line or "**" in line for line in every)
+    assert [line.count("♛") for line in every] == [line.count("👑") + line.count("♛") for line in said]
