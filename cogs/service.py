@@ -31,7 +31,7 @@ from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
 from db.store import GameStore
 from engine import Action, Event, Game, action_from_dict
-from engine.ai import make_agent
+from engine.ai import BUDGET_FACTORS, make_agent
 from i18n import messages as M
 from i18n import translate
 
@@ -261,7 +261,8 @@ class GameService:
     async def computer_action(self, game: Game, level: str, *, key: object = None, member: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work. An unknown
         level is refused (ValueError), never played as another."""
-        options = {"time_budget": self.hard_budget} if level == "hard" else {}
+        factor = BUDGET_FACTORS.get(level)
+        options = {"time_budget": self.hard_budget * factor} if factor is not None else {}
         seed = game.seed + len(game.log)
         if self.ai_pool is not None:  # worker processes: the bot's interpreter never thinks
             # Neither the game nor its state dict is kept here while the move waits in the pool's queue (the pool

@@ -23,7 +23,7 @@ DOMINOES_UNSEEN = NP_("{n} domino not seen yet.", "{n} dominoes not seen yet.")
 PLAYER = N_("Player")  # the name of a player with no usable name
 COMPUTER_NAME = N_("**{name}** (computer)")
 BOT_NAME = N_("Bot {number} ({level})")
-LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
 PERMISSIONS = {
     "view_channel": N_("View Channel"),
     "send_messages": N_("Send Messages"),
@@ -560,7 +560,7 @@ LEFT_NEW_HOST = N_("You left the table; {host} is the host now.")
 LEFT_CLOSED = N_("You left the table; nobody else was seated, so it is closed.")
 NEEDS_A_PERSON = N_("A table needs at least one person: join it, or cancel it.")
 SEAT_FIRST = N_("Take a seat first (**Join**): nobody starts a table they are not at.")
-PICK_MENU_CHOICE = N_("Pick one of the menu's choices: easy, medium, hard or remove.")
+PICK_MENU_CHOICE = N_("Pick one of the menu's choices: easy, medium, hard, expert or remove.")
 REMATCH_USED = N_("This rematch button was already used: start a new game with `/game new`.")
 REMATCH_OTHER_GAME = N_("This channel has another game now: the rematch button no longer works.")
 REMATCH_SEATED = N_("You already have a seat at the rematch.")

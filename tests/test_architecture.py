@@ -354,8 +354,8 @@ async def test_an_unknown_computer_level_is_refused_not_played_as_another():
     """The service never plays an unknown level as some other one (the store refuses storing it: tests/db)."""
     game = Game.new(decide_config(), 1)
     service = GameService(None, None)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="expert"):
-        await service.computer_action(game, "expert")
+    with pytest.raises(ValueError, match="grandmaster"):
+        await service.computer_action(game, "grandmaster")
 
 
 def decide_config():

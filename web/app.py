@@ -25,6 +25,7 @@ from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
 from engine import GameConfig, action_from_dict
 from engine.actions import Skip
+from engine.ai import LEVELS
 from engine.config import PLAYER_RANGE, VARIANTS
 from i18n import LANGUAGES, first_supported, translate
 from i18n import messages as M
@@ -45,7 +46,6 @@ KEEPALIVE_SECONDS = 15.0
 MAX_STREAMS_PER_CLIENT = 24
 MAX_LOCAL_GAMES = 200
 YIELD_TURNS = 20  # turns of the event loop a step of the boards' work lets pass before it, at most (after_others)
-LEVELS = ("random", "easy", "medium", "hard")
 SESSION_HEADER = (
     "X-Board-Session"  # the Activity's board session (a cookie would be a third party's in Discord's frame)
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from cogs.common import terrain_word
+from engine.ai import LEVELS
 from engine.components import TERRAINS
 from engine.config import VARIANTS
 from i18n import TERMS, term, translate
@@ -26,6 +27,6 @@ def page_strings(lang: str) -> dict[str, object]:
     words["variant_names"] = {
         v: (term(lang, v) if v in TERMS else translate(lang, M.WEB_VARIANT_NAMES.get(v, v))) for v in VARIANTS
     }
-    words["levels"] = {lvl: translate(lang, M.LEVELS.get(lvl, lvl)) for lvl in ("random", "easy", "medium", "hard")}
+    words["levels"] = {lvl: translate(lang, M.LEVELS.get(lvl, lvl)) for lvl in LEVELS}
     words["languages"] = {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
     return words

@@ -17,6 +17,8 @@ Levels:
   per decision: `time_budget` (default 1) is that effort in seconds of an idle machine (about 0.4-0.8 s of CPU here
   on average, at most about 1 s; 1.15 times that work in 2-player Kingdomino, whose turns cost less), counted in work
   units, never read from the clock; `iterations=N` fixes the number of playouts instead.
+- `expert`: `hard` with three times its effort (`EXPERT_FACTOR`; `time_budget` 3 by default): about 2 s of CPU a
+  move here on average.
 
 Every agent is deterministic for a given seed and game state, whatever the machine's load (the clock only stops a
 search at 30 times its budget, and not before 3 s: a safety stop normal use never reaches; see engine/ai/search.py), and safe
@@ -31,7 +33,7 @@ from typing import Protocol
 from ..actions import Action
 from ..game import Game
 
-LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
 """Every computer level, weakest first: the one list the agents, the store (db.models.CPU_LEVELS), the lobby and the
 catalogues (i18n.messages.LEVELS) read. `random` is for tests and fuzzing; people choose among `OFFERED_LEVELS`."""
 
@@ -58,9 +60,14 @@ class RandomAgent:
 
 
 from .greedy import EasyAgent  # noqa: E402
-from .search import HardAgent, MediumAgent  # noqa: E402
+from .search import EXPERT_FACTOR, ExpertAgent, HardAgent, MediumAgent  # noqa: E402
 
-AGENTS: dict[str, type] = dict(zip(LEVELS, (RandomAgent, EasyAgent, MediumAgent, HardAgent), strict=True))
+AGENTS: dict[str, type] = dict(zip(LEVELS, (RandomAgent, EasyAgent, MediumAgent, HardAgent, ExpertAgent), strict=True))
+
+
+BUDGET_FACTORS: dict[str, float] = {"hard": 1.0, "expert": EXPERT_FACTOR}
+"""The levels whose effort is a `time_budget`, as multiples of hard's: a caller that sets hard's budget (the bot's
+`hard_budget`) gives each of these its share."""
 
 
 class Blindfolded:

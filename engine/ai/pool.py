@@ -77,7 +77,7 @@ from typing import Any
 
 from ..actions import Action, action_from_dict
 from ..game import Game
-from . import AGENTS, make_agent
+from . import AGENTS, BUDGET_FACTORS, make_agent
 
 DEFAULT_MAX_QUEUED_PER_KEY = 32
 DEFAULT_MAX_QUEUED_PER_MEMBER = 12
@@ -170,8 +170,9 @@ class _Job:
 
 def decision_cost(level: str, options: dict) -> float:
     """What a decision costs its member's share, known before it runs."""
-    if level == "hard":
-        return float(options.get("time_budget", DEFAULT_HARD_BUDGET))
+    factor = BUDGET_FACTORS.get(level)
+    if factor is not None:
+        return float(options.get("time_budget", DEFAULT_HARD_BUDGET * factor))
     return COSTS.get(level, COSTS["easy"])
 
 

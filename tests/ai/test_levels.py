@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.ai import AGENTS, LEVELS, OFFERED_LEVELS, make_agent
+from engine.ai import AGENTS, BUDGET_FACTORS, LEVELS, OFFERED_LEVELS, make_agent
 
 from .modes import MODES
 
@@ -14,14 +14,34 @@ def test_every_level_is_an_agent_and_only_those() -> None:
     assert tuple(AGENTS) == LEVELS
     game = Game.new(MODES["kingdomino-2"], 1)
     for level in LEVELS:
-        assert make_agent(level, seed=1).choose(game) in game.legal_actions()
+        options = {"time_budget": 0.02 * BUDGET_FACTORS[level]} if level in BUDGET_FACTORS else {}
+        assert make_agent(level, seed=1, **options).choose(game) in game.legal_actions()
+
+
+def test_expert_is_hard_with_three_times_the_effort() -> None:
+    """The fifth rung: the same search, `EXPERT_FACTOR` times hard's budget; the bot's `hard_budget` scales both."""
+    from engine.ai.search import EXPERT_FACTOR, HardAgent
+
+    assert LEVELS[-2:] == ("hard", "expert") and BUDGET_FACTORS == {"hard": 1.0, "expert": EXPERT_FACTOR}
+    expert, hard = make_agent("expert", seed=3).agent, make_agent("hard", seed=3).agent
+    assert isinstance(expert, HardAgent) and expert.name == "expert"
+    assert expert.time_budget == EXPERT_FACTOR * hard.time_budget == 3.0
+    # the same search, three times the playouts for its effort (its own random stream: it is named expert)
+    game = Game.new(MODES["kingdomino-2"], 5)
+    while game.decision().kind != "place":
+        game.apply(game.legal_actions()[0])
+    base = make_agent("hard", seed=3, time_budget=0.05)
+    assert base.choose(game) in game.legal_actions()
+    more = make_agent("expert", seed=3, time_budget=0.05 * EXPERT_FACTOR)
+    assert more.choose(game) in game.legal_actions()
+    assert more.last_playouts > 2 * base.last_playouts
 
 
 def test_the_store_accepts_exactly_the_agents_levels() -> None:
     from db.models import CPU_LEVELS
 
     assert frozenset(LEVELS) == CPU_LEVELS
-    assert "expert" not in CPU_LEVELS
+    assert "grandmaster" not in CPU_LEVELS
 
 
 def test_the_lobby_offers_the_levels_the_catalogues_name() -> None:
@@ -33,9 +53,21 @@ def test_the_lobby_offers_the_levels_the_catalogues_name() -> None:
     assert set(M.LEVELS) == set(OFFERED_LEVELS)
 
 
+def test_the_web_board_offers_every_level_with_its_words() -> None:
+    from web import app, strings
+
+    assert app.LEVELS == LEVELS
+    for lang in ("en", "cs", "es", "ro"):
+        words = strings.page_strings(lang)["levels"]
+        assert list(words) == list(LEVELS)
+        assert all(words[level] for level in OFFERED_LEVELS) and len(set(words.values())) == len(LEVELS), words
+
+
 def test_an_unknown_level_is_refused_with_the_levels_to_choose_from() -> None:
-    with pytest.raises(ValueError, match=r"Unknown computer player 'expert': choose one of random, easy, medium, hard"):
-        make_agent("expert")
+    with pytest.raises(
+        ValueError, match=r"Unknown computer player 'grandmaster': choose one of random, easy, medium, hard, expert"
+    ):
+        make_agent("grandmaster")
 
 
 async def test_the_service_refuses_an_unknown_level_instead_of_playing_random() -> None:
@@ -44,5 +76,5 @@ async def test_the_service_refuses_an_unknown_level_instead_of_playing_random() 
     service = GameService.__new__(GameService)
     service.ai_pool = None
     service.hard_budget = 0.1
-    with pytest.raises(ValueError, match="Unknown computer player 'expert'"):
-        await service.computer_action(Game.new(MODES["kingdomino-2"], 1), "expert")
+    with pytest.raises(ValueError, match="Unknown computer player 'grandmaster'"):
+        await service.computer_action(Game.new(MODES["kingdomino-2"], 1), "grandmaster")

@@ -100,7 +100,7 @@ async def test_a_computer_seat_with_an_unknown_level_is_reported(store, backend)
     [
         Seat.human(3, "Cid", "pink"),
         Seat.computer(1, "greedy", "Robot"),
-        Seat.computer(1, "expert", "Robot"),  # once accepted, though no agent plays it (issue 28)
+        Seat.computer(1, "grandmaster", "Robot"),  # a level no agent plays ("expert" was one, before it was built)
         Seat(player_id="7", display_name="Eve", user_id=8),
         Seat(player_id="robot", display_name="Robot", cpu_level="easy"),
     ],

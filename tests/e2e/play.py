@@ -11,8 +11,13 @@ from tests.fakediscord.model import FakeMessage, FakeUser
 TURN = "Take my turn"
 
 
+def tables_in(fake: FakeDiscord, channel: str) -> list[FakeMessage]:
+    """The channel's table messages that carry their picture (it may be attached a moment after the text)."""
+    return [m for m in fake.messages_in(channel) if any(a.filename == "table.png" for a in m.attachments)]
+
+
 def latest_table(fake: FakeDiscord, channel: str) -> FakeMessage:
-    tables = [m for m in fake.messages_in(channel) if any(a.filename == "table.png" for a in m.attachments)]
+    tables = tables_in(fake, channel)
     assert tables, "no table was posted"
     return tables[-1]
 
@@ -179,6 +184,8 @@ async def start_game(fake: FakeDiscord, host: FakeUser, channel: str, joiners=()
         await (await fake.click(user, lobby, "Join")).wait_message()
     await (await fake.click(host, lobby, "Start")).wait_message()
     await fake.settle()
+    # A busy machine may still be drawing the first table's picture when the bot falls quiet: wait for it.
+    await fake.wait_until(lambda: tables_in(fake, channel), what="the first table's picture")
     return latest_table(fake, channel)
 
 
