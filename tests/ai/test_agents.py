@@ -225,7 +225,7 @@ def test_hard_with_a_fixed_number_of_playouts_ignores_the_clock() -> None:
 
 
 def test_make_agent_names_and_options() -> None:
-    assert set(AGENTS) == {"random", "easy", "medium", "hard"}
+    assert set(AGENTS) == {"random", "easy", "medium", "hard", "expert"}
     for name in AGENTS:
         assert make_agent(name, 1).name == name
     with pytest.raises(ValueError, match="Unknown computer player"):
