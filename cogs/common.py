@@ -12,8 +12,9 @@ from db.models import Seat
 from engine import Decision, Event, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
 from i18n import DEFAULT_LOCALE as SOURCE
-from i18n import TERMS, resolve_locale, term, translate, translate_plural
 from i18n import messages as M
+from i18n import resolve_locale, term, translate, translate_plural
+from render.words import building_title
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -140,8 +141,8 @@ def config_refusal(error: Exception, lang: str = SOURCE) -> str:
 
 
 def building_name(building_id: str, lang: str = SOURCE) -> str:
-    key = f"building.{building_id}"
-    return term(lang, key) if lang != SOURCE and key in TERMS else building(building_id).name
+    """A building's name in `lang` (the rulebook's word), as the pictures write it (render.words.building_title)."""
+    return building_title(lang, building(building_id).name, building_id)
 
 
 def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
