@@ -25,7 +25,7 @@ from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
 from engine import GameConfig, action_from_dict
 from engine.actions import Skip
-from engine.ai import LEVELS
+from engine.ai import LEVELS, OFFERED_LEVELS
 from engine.config import PLAYER_RANGE, VARIANTS
 from i18n import LANGUAGES, first_supported, translate
 from i18n import messages as M
@@ -334,7 +334,7 @@ class Board:
                 "strings": page_strings(lang),
                 "modes": modes,
                 "variants": list(VARIANTS),
-                "levels": list(LEVELS),
+                "levels": list(OFFERED_LEVELS),  # the menu; the API also takes `random` (tests)
                 "terrains": {t: "#{:02x}{:02x}{:02x}".format(*c) for t, c in TERRAIN_COLOURS.items()},
             }
         )

@@ -18,7 +18,7 @@ GAMES = {
 }
 
 
-async def open_table(page, kind: str, players: int, computers: int, level: str = "random") -> int:
+async def open_table(page, kind: str, players: int, computers: int, level: str = "easy") -> int:
     await page.page.wait_for_selector("#create")
     await page.page.select_option("#kind", kind)
     await page.page.fill("#players", str(players))

@@ -198,3 +198,19 @@ async def test_the_first_load_stays_small(http):
             assert r.status == 200
             total += len(await r.read())
     assert total <= 300_000, f"the first load is {total:,} bytes (at most 300 KB)"
+
+
+async def test_the_new_game_menu_offers_the_lobby_levels_and_the_api_still_takes_random(local, http):
+    from engine.ai import OFFERED_LEVELS
+
+    for lang in ("en", "cs", "es", "ro"):
+        async with http.get("/api/me", headers={"Accept-Language": lang}) as r:
+            assert r.status == 200
+            me = await r.json()
+        # The menu names the levels a person chooses among, each in the page's language; `random` is for tests.
+        assert me["levels"] == list(OFFERED_LEVELS) and "random" not in me["levels"], me["levels"]
+        assert all(me["strings"]["levels"][level] for level in me["levels"])
+    gid = await new_game(http, level="random")
+    assert (await state(http, gid))["seats"][1]["computer"] == "random"
+    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1, "level": "wizard"}) as r:
+        assert r.status == 400 and "random, easy, medium, hard, expert" in (await r.json())["error"]
