@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/bench_ai.py --full [--games N] [--jobs 2] [--only NAME ...] [--log FILE]
                                                             # the strength matches (hours at 1 s per move)
     .venv/bin/python benchmarks/bench_ai.py --ladder [--games N] [--jobs 2] [--log FILE]
-                                                            # the ladder: every level at one table, rated
+                                                            # the ladder: every level, 4 at a table, rated
     .venv/bin/python benchmarks/bench_ai.py --full --only ab-mk2 --budget 0.2 --hardb claim_share=0.5
                                                             # A/B: hard with other options (hardB) vs plain hard
 
@@ -52,7 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Game, GameConfig
-from engine.ai import make_agent
+from engine.ai import BUDGET_FACTORS, LEVELS, make_agent
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class Match:
     teams: bool = False
     variants: frozenset[str] = field(default_factory=frozenset)
     target: str = ""
+    seats: int = 0  # players at a table when fewer than `levels` (0: one per level): the rotation leaves some out
 
 
 MATCHES = (
@@ -113,12 +114,13 @@ AB_MATCHES = (
     Match("ab-q4", "queendomino", ("hardB", "hard", "hard", "hard"), target="chance 25%"),
     Match("ab-rw4", "royal-wedding", ("hardB", "hard", "hard", "hard"), target="chance 25%"),
 )
-# The ladder: one player of each level at every table (seats rotated), rated by OpenSkill as the bot rates players.
-LADDER = Match("ladder", "kingdomino", ("random", "easy", "medium", "hard"))
+# The ladder: every level but one at each 4-player table (who sits out and the seats rotated: over 5 games each level
+# plays every seat once and sits out once), rated by OpenSkill as the bot rates players.
+LADDER = Match("ladder", "kingdomino", LEVELS, seats=4)
 
 
 def ladder_rows(results: list[dict]) -> list[tuple]:
-    """(level, ordinal, mu, sigma, share of games won, mean score, mean and max CPU ms a move) per level, best
+    """(level, ordinal, mu, sigma, share of its games won, mean score, mean and max CPU ms a move) per level, best
     first, from `play` results of the ladder match, rated with the bot's own OpenSkill ladder (db/ratings.py)."""
     from db.ratings import FinishedGame, SeatOutcome, compute_ratings
 
@@ -143,7 +145,7 @@ def ladder_rows(results: list[dict]) -> list[tuple]:
                 row.ordinal,
                 row.mu,
                 row.sigma,
-                sum(w for w, _ in seats) / len(results),
+                sum(w for w, _ in seats) / len(seats),
                 sum(sc for _, sc in seats) / len(seats),
                 1000 * sum(times) / len(times),
                 1000 * max(times),
@@ -153,7 +155,10 @@ def ladder_rows(results: list[dict]) -> list[tuple]:
 
 
 def print_ladder(results: list[dict]) -> None:
-    print(f"\nThe ladder: {len(results)} games of Kingdomino, 4 players, one of each level (seats rotated)")
+    print(
+        f"\nThe ladder: {len(results)} games of Kingdomino, 4 players, {len(LADDER.levels)} levels (one sits out; "
+        "seats rotated)"
+    )
     print("  OpenSkill (Plackett-Luce, as db/ratings.py): ordinal = mu - 3 sigma; CPU ms a move with a choice")
     print(f"  {'level':8} {'ordinal':>7} {'mu':>6} {'sigma':>5} {'won':>6} {'score':>6} {'ms/move':>8} {'max ms':>7}")
     for level, ordinal, mu, sigma, won, score, mean_ms, max_ms in ladder_rows(results):
@@ -173,17 +178,26 @@ def config_for(match: Match, levels: tuple[str, ...]) -> tuple[GameConfig, dict[
     return GameConfig(match.game, players, match.variants), dict(zip(players, levels, strict=True))
 
 
+def table_levels(match: Match, index: int) -> tuple[str, ...]:
+    """The levels at game `index`'s table, seat by seat: `match.levels` rotated by the index, the first `seats`."""
+    n = len(match.levels)
+    shift = index % n
+    return (match.levels[shift:] + match.levels[:shift])[: match.seats or n]
+
+
 def play(match: Match, index: int, budget: float, hard_options: dict | None = None) -> dict:
     """One game of `match`; the seats are rotated by `index`. Returns per-seat results. `hard_options`: options of
     hard by level label (`hard`, and `hardB` for the A/B matches)."""
-    n = len(match.levels)
-    shift = index % n
-    levels = match.levels[shift:] + match.levels[:shift]
-    config, level_of = config_for(match, levels)
+    config, level_of = config_for(match, table_levels(match, index))
     agents = {}
     for seat, player in enumerate(config.players):
         level = level_of[player]
-        options = {"time_budget": budget, **(hard_options or {}).get(level, {})} if level.startswith("hard") else {}
+        if level.startswith("hard"):
+            options = {"time_budget": budget, **(hard_options or {}).get(level, {})}
+        elif level in BUDGET_FACTORS:  # expert: its share of hard's budget
+            options = {"time_budget": budget * BUDGET_FACTORS[level]}
+        else:
+            options = {}
         agents[player] = make_agent(level.removesuffix("B"), seed=1000 * index + seat, **options)
     game = Game.new(config, seed=index)
     times: dict[str, list[float]] = {}
@@ -345,7 +359,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="run the strength matches")
     parser.add_argument("--calibrate", action="store_true", help="hard's CPU seconds per decision")
-    parser.add_argument("--ladder", action="store_true", help="every level at one table, rated (OpenSkill)")
+    parser.add_argument("--ladder", action="store_true", help="every level, 4 at a table (one sits out), rated (OpenSkill)")
     parser.add_argument("--summarize", type=Path, help="summarise the games of a --log file")
     parser.add_argument("--games", type=int, default=200, help="games per match with --full (default 200)")
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per move (default 1)")

@@ -1,0 +1,43 @@
+"""The ladder of benchmarks/bench_ai.py: five levels at four-seat tables, rated by the bot's OpenSkill ladder."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+
+from engine.ai import LEVELS
+
+spec = importlib.util.spec_from_file_location("bench_ai", Path(__file__).parents[2] / "benchmarks" / "bench_ai.py")
+bench = importlib.util.module_from_spec(spec)
+sys.modules.setdefault("bench_ai", bench)  # its dataclasses look their module up
+spec.loader.exec_module(bench)
+
+
+def test_every_level_plays_every_seat_once_and_sits_out_once_in_five_games() -> None:
+    tables = [bench.table_levels(bench.LADDER, i) for i in range(10)]
+    assert set(bench.LADDER.levels) == set(LEVELS) and all(len(t) == 4 == len(set(t)) for t in tables)
+    for first in (0, 5):
+        five = tables[first : first + 5]
+        for level in LEVELS:
+            seats = [t.index(level) for t in five if level in t]
+            assert sorted(seats) == [0, 1, 2, 3], (level, five)
+    # The other matches keep one seat per level.
+    hard_easy = next(m for m in bench.MATCHES if m.name == "hard-easy")
+    assert Counter(bench.table_levels(hard_easy, 3)) == Counter(hard_easy.levels)
+
+
+def test_the_ladder_rates_each_level_over_the_games_it_played() -> None:
+    # expert wins the four games it plays, hard the one expert sits out; random is last everywhere.
+    results = []
+    for i in range(5):
+        levels = bench.table_levels(bench.LADDER, i)
+        order = [lv for lv in ("expert", "hard", "medium", "easy", "random") if lv in levels]
+        scores = [40 - 10 * order.index(lv) for lv in levels]
+        wins = [1.0 if lv == order[0] else 0.0 for lv in levels]
+        results.append({"levels": list(levels), "scores": scores, "wins": wins, "times": {"hard": [0.5, 1.0]}})
+    rows = {row[0]: row for row in bench.ladder_rows(results)}
+    assert [row[0] for row in bench.ladder_rows(results)] == ["expert", "hard", "medium", "easy", "random"]
+    assert rows["expert"][4] == 1.0 and rows["hard"][4] == 0.25 and rows["random"][4] == 0.0
+    assert rows["expert"][5] == 40 and rows["hard"][6] == 750.0 and rows["hard"][7] == 1000.0
