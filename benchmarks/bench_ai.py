@@ -359,7 +359,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="run the strength matches")
     parser.add_argument("--calibrate", action="store_true", help="hard's CPU seconds per decision")
-    parser.add_argument("--ladder", action="store_true", help="every level, 4 at a table (one sits out), rated (OpenSkill)")
+    parser.add_argument(
+        "--ladder", action="store_true", help="every level, 4 at a table (one sits out), rated (OpenSkill)"
+    )
     parser.add_argument("--summarize", type=Path, help="summarise the games of a --log file")
     parser.add_argument("--games", type=int, default=200, help="games per match with --full (default 200)")
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per move (default 1)")

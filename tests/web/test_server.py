@@ -212,5 +212,7 @@ async def test_the_new_game_menu_offers_the_lobby_levels_and_the_api_still_takes
         assert all(me["strings"]["levels"][level] for level in me["levels"])
     gid = await new_game(http, level="random")
     assert (await state(http, gid))["seats"][1]["computer"] == "random"
-    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1, "level": "wizard"}) as r:
+    async with http.post(
+        "/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1, "level": "wizard"}
+    ) as r:
         assert r.status == 400 and "random, easy, medium, hard, expert" in (await r.json())["error"]
