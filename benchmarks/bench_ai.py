@@ -239,14 +239,16 @@ def summarize(match: Match, results: list[dict], wall: float | None = None) -> N
     stats: dict[str, dict] = {}
     stops = sum(r.get("clock_stops", 0) for r in results)
     for r in results:
+        for level in set(r["levels"]):
+            stats.setdefault(level, {"games": 0, "seats": 0, "wins": 0.0, "scores": 0, "times": []})["games"] += 1
         for i, level in enumerate(r["levels"]):
-            s = stats.setdefault(level, {"seats": 0, "wins": 0.0, "scores": 0, "times": []})
+            s = stats[level]
             s["seats"] += 1
             s["wins"] += r["wins"][i]
             s["scores"] += r["scores"][i]
         for level, t in r["times"].items():
             stats[level]["times"].extend(t)
-    title = f"{match.name}: {match.game}, {len(match.levels)} {'teams' if match.teams else 'players'}"
+    title = f"{match.name}: {match.game}, {match.seats or len(match.levels)} {'teams' if match.teams else 'players'}"
     took = f" in {wall:.0f} s" if wall is not None else ""
     print(f"\n{title}: {games} games{took}" + (f"; target: {match.target}" if match.target else ""))
     print(
@@ -256,8 +258,8 @@ def summarize(match: Match, results: list[dict], wall: float | None = None) -> N
         if level not in stats:
             continue
         s = stats[level]
-        share = s["wins"] / games  # share of the games won by a player of this level
-        low, high = wilson(share, games)
+        share = s["wins"] / s["games"]  # share of the games it played won by a player of this level
+        low, high = wilson(share, s["games"])
         times = s["times"] or [0.0]
         print(
             f"  {level:8} {s['seats']:5d} {share:9.1%} {f'{low:.0%}-{high:.0%}':>14} {s['scores'] / s['seats']:9.1f} "

@@ -28,8 +28,8 @@ def test_every_level_plays_every_seat_once_and_sits_out_once_in_five_games() -> 
     assert Counter(bench.table_levels(hard_easy, 3)) == Counter(hard_easy.levels)
 
 
-def test_the_ladder_rates_each_level_over_the_games_it_played() -> None:
-    # expert wins the four games it plays, hard the one expert sits out; random is last everywhere.
+def five_games() -> list[dict]:
+    """Five ladder games: expert wins the four it plays, hard the one expert sits out; random is last everywhere."""
     results = []
     for i in range(5):
         levels = bench.table_levels(bench.LADDER, i)
@@ -37,7 +37,21 @@ def test_the_ladder_rates_each_level_over_the_games_it_played() -> None:
         scores = [40 - 10 * order.index(lv) for lv in levels]
         wins = [1.0 if lv == order[0] else 0.0 for lv in levels]
         results.append({"levels": list(levels), "scores": scores, "wins": wins, "times": {"hard": [0.5, 1.0]}})
+    return results
+
+
+def test_the_ladder_rates_each_level_over_the_games_it_played() -> None:
+    results = five_games()
     rows = {row[0]: row for row in bench.ladder_rows(results)}
     assert [row[0] for row in bench.ladder_rows(results)] == ["expert", "hard", "medium", "easy", "random"]
     assert rows["expert"][4] == 1.0 and rows["hard"][4] == 0.25 and rows["random"][4] == 0.0
     assert rows["expert"][5] == 40 and rows["hard"][6] == 750.0 and rows["hard"][7] == 1000.0
+
+
+def test_the_summary_counts_a_level_s_wins_over_the_games_it_played(capsys) -> None:
+    bench.summarize(bench.LADDER, five_games())
+    out = capsys.readouterr().out
+    assert "ladder: kingdomino, 4 players: 5 games" in out
+    lines = {line.split()[0]: line.split() for line in out.splitlines()[2:] if line.strip()}
+    assert lines["expert"][1:3] == ["4", "100.0%"] and lines["hard"][1:3] == ["4", "25.0%"], out
+    assert lines["random"][1:3] == ["4", "0.0%"]
