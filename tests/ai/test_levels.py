@@ -49,8 +49,9 @@ def test_the_lobby_offers_the_levels_the_catalogues_name() -> None:
     from i18n import messages as M
 
     assert set(OFFERED_LEVELS) <= set(LEVELS)
-    assert lobby.LEVELS == OFFERED_LEVELS
-    assert set(M.LEVELS) == set(OFFERED_LEVELS)
+    assert lobby.LEVELS == OFFERED_LEVELS == ("easy", "medium", "hard")
+    # Every level a stored seat can have but `random` has words (a game with an expert seat still names it).
+    assert set(M.LEVELS) == set(LEVELS) - {"random"}
 
 
 def test_the_web_board_offers_the_lobby_levels_with_their_words() -> None:
@@ -79,3 +80,27 @@ async def test_the_service_refuses_an_unknown_level_instead_of_playing_random() 
     service.hard_budget = 0.1
     with pytest.raises(ValueError, match="Unknown computer player 'grandmaster'"):
         await service.computer_action(Game.new(MODES["kingdomino-2"], 1), "grandmaster")
+
+
+async def test_a_stored_expert_seat_plays_on_at_three_times_the_bots_hard_budget(monkeypatch) -> None:
+    """`expert` is no longer offered, but a game stored with an expert seat plays on: its moves get three times the
+    bot's `hard_budget` (hard's get one), and the move is legal."""
+    from cogs import service as service_module
+    from cogs.service import GameService
+
+    budgets = []
+    real = service_module.make_agent
+
+    def spy(level, seed=0, **options):
+        budgets.append((level, options.get("time_budget")))
+        return real(level, seed, **options)
+
+    monkeypatch.setattr(service_module, "make_agent", spy)
+    service = GameService.__new__(GameService)
+    service.ai_pool = None
+    service.hard_budget = 0.02
+    game = Game.new(MODES["kingdomino-2"], 3)
+    for level in ("expert", "hard"):
+        action = await service.computer_action(game, level)
+        assert action in game.legal_actions()
+    assert budgets == [("expert", pytest.approx(0.06)), ("hard", 0.02)]

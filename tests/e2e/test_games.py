@@ -99,32 +99,6 @@ async def test_royal_wedding_teams_of_six_with_computer_players(fake, bot):
     assert "Alice & Bob" in final.content and "Bot 4 (easy) & Bot 1 (easy)" in final.content
 
 
-async def test_solo_game_against_an_expert_computer(fake, bot, monkeypatch):
-    """The fifth level, chosen in /game new: it thinks with three times hard's budget (the bot's `hard_budget`)."""
-    from cogs import service as service_module
-
-    budgets = []
-    real = service_module.make_agent
-
-    def spy(level, seed=0, **options):
-        budgets.append((level, options.get("time_budget")))
-        return real(level, seed, **options)
-
-    monkeypatch.setattr(service_module, "make_agent", spy)
-    bot.service.hard_budget = 0.02
-    await start_game(
-        fake, fake.dave, "kingdomino", [], game="kingdomino", players=2, computers=1, computer_level="expert"
-    )
-    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
-    assert [s.cpu_level for s in rec.seats] == [None, "expert"]
-    await play_game(fake, bot, "kingdomino", _people(fake, fake.dave), seed=6)
-    final = await _finished(fake, bot, "kingdomino")
-    assert "Bot 1 (expert)" in final.content
-    assert budgets and set(budgets) == {("expert", 0.06)}
-    actions = await bot.store.get_actions(rec.id)
-    assert [a for a in actions if a.player_id == "cpu:1"]
-
-
 async def test_solo_game_against_a_hard_computer(fake, bot):
     bot.service.hard_budget = 0.05  # the real default is 1 s per move; the path is the same
     await start_game(

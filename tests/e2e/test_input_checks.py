@@ -40,6 +40,9 @@ async def test_a_forged_choice_value_is_refused_with_an_answer(fake, bot):
         text = await _refused(fake, fake.alice, CH, "game", "new", **options)
         assert f"is not a choice of {option}: pick one from the list (" in text, text
     assert "Kingdomino, Queendomino, Royal Wedding" in await _refused(fake, fake.alice, CH, "game", "new", game="chess")
+    # `expert` is a level a stored seat may have, but not one people choose: the answer names those they can.
+    text = await _refused(fake, fake.alice, CH, "game", "new", game="kingdomino", computers=1, computer_level="expert")
+    assert "`expert` is not a choice of computer_level" in text and "(easy, medium, hard)" in text, text
     assert await store.get_active_game(fake.channel(CH).id) is None, "no table was opened"
 
     text = await _refused(fake, fake.alice, CH, "stats", "leaderboard", game="chess")

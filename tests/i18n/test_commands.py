@@ -76,7 +76,7 @@ def test_every_description_option_and_choice_is_localized(payloads, locale):
 
 
 def translated_as_itself(lang: str, text: str) -> bool:
-    """Whether the catalogue translates a slash choice by the same word (Romanian `expert`): Discord then shows the
+    """Whether the catalogue translates a slash choice by the same word (a word both languages share): Discord then shows the
     default, as it should, where a missing translation would be a gap."""
     from i18n.catalog import read_catalog
     from i18n.commands import SLASH
