@@ -34,10 +34,7 @@ from engine.ai.search import HardAgent, _Search
 def candidates(agent: HardAgent, game: Game) -> tuple[int, Sim, list[tuple]]:
     """The searching kingdom, the model of the position and the candidates, as `HardAgent.choose` sets them up."""
     d, actions = open_decision(game)
-    base = Sim.from_game(game)
-    base.order_weight, base.noise = agent.playout_order, agent.playout_noise
-    base.quiet = -1 if agent.own_noise else d.kingdom
-    base.shape, base.place_noise, base.cache = agent.playout_shape, agent.place_noise, {}
+    base = agent.playout_model(game, d.kingdom)
     return d.kingdom, base, agent.candidates(game, base, d.kind, d.kingdom, actions)
 
 

@@ -202,12 +202,7 @@ class HardAgent:
         self.stopped_by_clock = False
         if len(actions) == 1:
             return actions[0]
-        base = Sim.from_game(game)
-        base.order_weight, base.noise = self.playout_order, self.playout_noise
-        base.quiet = -1 if self.own_noise else d.kingdom
-        base.shape = self.playout_shape
-        base.place_noise = self.place_noise
-        base.cache = {}  # the playouts' greedy placements, for this decision
+        base = self.playout_model(game, d.kingdom)
         cands = self.candidates(game, base, d.kind, d.kingdom, actions)
         self.candidates_last = len(cands)
         if len(cands) == 1:
@@ -243,6 +238,17 @@ class HardAgent:
             (i for i in alive if search.counts[i] == most), key=lambda i: search.sums[i] / max(1, search.counts[i])
         )
         return cands[best][0]
+
+    def playout_model(self, game: Game, kingdom: int) -> Sim:
+        """The model of the position whose copies the playouts play, with this agent's playout policy (the noise on
+        the rivals' claims and placements, the turn order's weight, the shape bonus) for the searching `kingdom`."""
+        base = Sim.from_game(game)
+        base.order_weight, base.noise = self.playout_order, self.playout_noise
+        base.quiet = -1 if self.own_noise else kingdom
+        base.shape = self.playout_shape
+        base.place_noise = self.place_noise
+        base.cache = {}  # the playouts' greedy placements, for this decision
+        return base
 
     def budget_share(self, base: Sim, kind: str) -> float:
         """The share of `time_budget` this decision gets: a turn that places, then claims among several dominoes
