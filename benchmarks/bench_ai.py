@@ -192,12 +192,8 @@ def play(match: Match, index: int, budget: float, hard_options: dict | None = No
     agents = {}
     for seat, player in enumerate(config.players):
         level = level_of[player]
-        if level.startswith("hard"):
-            options = {"time_budget": budget, **(hard_options or {}).get(level, {})}
-        elif level in BUDGET_FACTORS:  # expert: its share of hard's budget
-            options = {"time_budget": budget * BUDGET_FACTORS[level]}
-        else:
-            options = {}
+        factor = BUDGET_FACTORS.get(level.removesuffix("B"))  # hard, hardB and expert: their share of `budget`
+        options = {"time_budget": budget * factor, **(hard_options or {}).get(level, {})} if factor else {}
         agents[player] = make_agent(level.removesuffix("B"), seed=1000 * index + seat, **options)
     game = Game.new(config, seed=index)
     times: dict[str, list[float]] = {}

@@ -40,7 +40,7 @@ catalogues (i18n.messages.LEVELS) read. `random` is for tests and fuzzing; peopl
 OFFERED_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 """The levels the lobby, `/game new` and the web board's menu offer (each has a name in the catalogues). `expert`
 (hard with three times its work) is not offered: it has not shown itself stronger than hard (2 players head to head
-52% of 48 games, 4-player ladder behind it; against the paper's MCE_FG_R 83 of 100 deals where hard won 74 of the
+52.7% of 55 games, 4-player ladder behind it; against the paper's MCE_FG_R 83 of 100 deals where hard won 74 of the
 same, within the noise: engine/README.md). It stays a level, so a stored game with an expert seat plays on and the
 benchmarks and the arena can seat it, and it is offered again the day a search earns the name."""
 
