@@ -54,11 +54,15 @@ class KingdominoBot(commands.AutoShardedBot):
         from cogs.service import GameService
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
-        from web.hub import Hub, watched
+        from web.auth import BoardLinks, load_secret
+        from web.hub import Hub
 
+        board = None
+        if getattr(self.settings, "web_port", None) is not None:  # the board's links, signed with its kept secret
+            board = BoardLinks.of(self.settings, load_secret(self.settings))
+        self.service = GameService(self, self.store, board=board)
         self.hub = Hub()
-        self.store = watched(self.store, self.hub)  # every change of a game reaches the open boards
-        self.service = GameService(self, self.store)
+        self.hub.listen_to(self.service)  # every change of a game reaches the open boards
         self.service.computer_delay = getattr(self.settings, "computer_delay", 0.0)
         # A finished game's replay and chart are kept beside the SQLite file's place (cogs/pictures.py says why).
         database_path = getattr(self.settings, "database_path", None)
@@ -77,6 +81,8 @@ class KingdominoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.board = await open_board(self.service, self.hub, self.settings, local=False)
+        if self.board is None:
+            self.service.board = None  # it could not listen: no "Open the board", no links to it
         if self.sync_on_start == "global":
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))

@@ -73,7 +73,7 @@ async def run(backend: str, boards: int, games: int, rounds: int) -> None:
                 ready.set()
 
     async def drawn(gid: int) -> None:
-        version = (await local.service.get(gid)).version
+        version = (await local.service.games.get(gid)).version
         while any(newest.get(n, -1) < version for n in watching.get(gid, ())):
             await asyncio.sleep(0.005)
 

@@ -42,12 +42,12 @@ class AdminCog(commands.Cog):
         service = self.bot.service  # type: ignore[attr-defined]
         try:  # at start-up: what this process held when it stopped is taken back, and its tables posted at once
             await service.reclaim()
-            await service.repair_tables(grace=0)
+            await service.timers.repair_tables(grace=0)
         except Exception:
             log.exception("The start-up repair failed; the periodic pass tries again")
         while not self.bot.is_closed():
             service = self.bot.service  # type: ignore[attr-defined]
-            for work in (service.repair_tables, service.run_due, service.expire_lobbies):
+            for work in (service.timers.repair_tables, service.timers.run_due, service.timers.expire_lobbies):
                 try:
                     await work()
                 except Exception:

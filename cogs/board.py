@@ -25,12 +25,13 @@ from db.models import ACTIVE_STATUSES, GameRecord
 from i18n import LANGUAGES, translate
 from i18n import messages as M
 from i18n.commands import DISCORD_LOCALES
-from web import auth
 
-from .common import OfGame, UserError
+from .common import OfGame
 from .context import Context, context_of
 from .controls import board_button
+from .service import GameService
 from .views import guarded
+from .words import UserError
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +46,10 @@ _flags: weakref.WeakKeyDictionary[Any, tuple[float, bool]] = weakref.WeakKeyDict
 async def activity_on(bot: Any, *, fresh: bool = False) -> bool:
     """Whether the board opens inside Discord: the bot has a board with the Activity's sign-in (a client secret),
     and ACTIVITY=on, or auto with the application's EMBEDDED flag (read again every few minutes, or now: `fresh`)."""
-    board = getattr(bot, "board", None)
+    board = getattr(getattr(bot, "service", None), "board", None)
     settings = getattr(bot, "settings", None)
     mode = getattr(settings, "activity", "auto")
-    if board is None or mode == "off" or not getattr(board, "client_secret", None):
+    if board is None or mode == "off" or not board.activity:
         return False
     if mode == "on":
         return True
@@ -71,14 +72,11 @@ def seat_index(rec: GameRecord, user_id: int) -> int | None:
     return next((i for i, s in enumerate(rec.seats) if s.user_id == user_id), None)
 
 
-def board_link(bot: Any, rec: GameRecord, user_id: int) -> str | None:
-    """The person's own signed link to the game's board (their seat, or to watch); None without a public address."""
-    public = getattr(getattr(bot, "settings", None), "public_url", None)
-    board = getattr(bot, "board", None)
-    if not public or board is None:
-        return None
-    token = auth.link_token(board.secret, user_id, rec.id, seat=seat_index(rec, user_id))
-    return f"{public}join/{token}"
+def board_link(service: GameService, rec: GameRecord, user_id: int) -> str | None:
+    """The person's own signed link to the game's board (their seat, or to watch); None without a board or a public
+    address."""
+    board = service.board
+    return None if board is None else board.link(rec.id, user_id, seat_index(rec, user_id))
 
 
 async def open_board(ctx: Context, gid: int | None = None) -> None:
@@ -86,20 +84,20 @@ async def open_board(ctx: Context, gid: int | None = None) -> None:
     else a sentence saying the board is not set up here."""
     interaction, lang, service = ctx.interaction, ctx.lang, ctx.service
     bot = interaction.client
-    rec = await (service.get(gid) if gid is not None else service.active(interaction.channel_id))
+    rec = await (service.games.get(gid) if gid is not None else service.games.active(interaction.channel_id))
     if rec.status not in ACTIVE_STATUSES:
         raise UserError(M.GAME_OVER_BUTTONS)
     if await activity_on(bot):
         await interaction.response.launch_activity()
         return
-    link = board_link(bot, rec, interaction.user.id)
-    if link is None:
+    link = board_link(service, rec, interaction.user.id)
+    if link is None or service.board is None:
         await interaction.response.send_message(translate(lang, M.BOARD_UNAVAILABLE), ephemeral=True)
         return
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=translate(lang, M.BUTTON_BOARD), url=link, emoji="🗺️"))
     view.stop()
-    minutes = auth.LINK_SECONDS // 60
+    minutes = service.board.link_minutes
     await interaction.response.send_message(translate(lang, M.BOARD_LINK, minutes=minutes), view=view, ephemeral=True)
 
 

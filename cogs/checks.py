@@ -18,7 +18,7 @@ from i18n import messages as M
 from i18n import translate
 from i18n.commands import LANGUAGE_NAMES
 
-from .common import GAME_NAMES, UserError, game_name, quote_typed
+from .words import GAME_NAMES, UserError, game_name, quote_typed
 
 Names = Mapping[str, Callable[[str], str]]  # a choice's value -> its name in a language
 

@@ -5,36 +5,36 @@ deadline, an undo, the start, and the lobby (open, join, leave, seats, host, can
 table shows which version. Each save is one transaction of the store that names the version it was computed from
 (the state and its action together; `StaleVersion` writes nothing), so two clicks at once never corrupt a game.
 
-The moves run under the game's channel lock (`lock`), which the caller holds across deciding and showing. Nothing
-here imports Discord or shows anything: it returns a `cogs.decide.Result` for the presenter and the notifier.
+The changes run under the game's channel lock (`hold`), which the caller (the game service) holds across deciding and
+showing. Each committed change is announced (`Change`) to the listeners: the presenter and the web boards' hub hear
+of every change the same way, whoever made it. Nothing here imports Discord or shows anything: it returns a
+`cogs.decide.Result` for the presenter and the notifier.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from db import results_from_game
-from db.errors import CorruptGame, StaleVersion, StoreError
+from db.errors import StaleVersion
 from db.models import GameRecord, GameStatus, Seat, TurnTimer
 from db.store import GameStore
 from engine import Action, Event, Game, GameConfig, IllegalAction
 from i18n import messages as M
 from i18n import translate
 
-from .common import UserError, clip, domino_words, refusal_words, their_turn
 from .decide import (
     BY_DEADLINE,
     MADE_BY,
-    NO_GAME,
     STALE,
-    UNREADABLE,
-    NoGameHere,
+    Change,
     Result,
     forced_claim,
     state_without,
@@ -43,83 +43,64 @@ from .decide import (
     turn_timer,
     undo_plan,
 )
+from .games import Games
+from .words import UserError, domino_words, refusal_words, their_turn
 
 log = logging.getLogger(__name__)
 
 Chooser = Callable[[Game], Awaitable[Action]]
 
 
-class Commits:
-    """Loads games and commits every change to them through the store, with the version check."""
+class Listener(Protocol):
+    """Who hears of the changes `Commits` saves: the presenter (what waits for the next table, the lobby's message)
+    and the web boards' hub. `heard` is called in the order of the changes, right after each is committed (and when
+    an operation on a game begins and ends); it must not block: I/O goes into a task of the listener's own."""
 
-    def __init__(self, store: GameStore, clock: Callable[[], datetime]) -> None:
-        self.store = store
+    def heard(self, change: Change) -> None: ...
+
+
+class Commits:
+    """Commits every change to a game through the store, with the version check, and announces it."""
+
+    def __init__(self, games: Games, clock: Callable[[], datetime]) -> None:
+        self.games = games
+        self.store: GameStore = games.store
         self.clock = clock
         # Per channel, while someone holds or awaits it: a lock nobody uses any more goes (the map stays bounded)
-        self.locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._channels: dict[int, int] = {}  # game id -> its channel id
-        self._corrupt_logged: set[int] = set()
-        self.unshown: dict[int, list[Event]] = {}  # per game: what was saved since its table was last posted
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.listeners: list[Listener] = []
 
-    # -- loading --------------------------------------------------------------------------------------------------
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self.locks.get(channel_id)
-        if lock is None:
-            lock = self.locks[channel_id] = asyncio.Lock()
-        return lock
+    # -- announcing -----------------------------------------------------------------------------------------------
+    def announce(self, change: Change) -> None:
+        """Tell every listener of `change`; a listener that fails is logged, never the writer's failure (the change
+        is committed)."""
+        for listener in self.listeners:
+            try:
+                listener.heard(change)
+            except Exception:
+                log.exception("Game %s: a listener failed to hear of a %s", change.game_id, change.kind)
 
-    async def channel_of(self, game_id: int) -> int:
-        """The channel of a game (it never changes): read once, then remembered, so a move reads its game once."""
-        channel_id = self._channels.get(game_id)
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int, *, channel_id: int | None = None) -> AsyncIterator[None]:
+        """Hold the game's channel while an operation decides, saves and shows (two clicks at once never interleave;
+        the second sees the first's result). The listeners hear that it began (`busy`) and that it ended
+        (`settled`), so that a board can draw a move as saved while it offers nothing until everything of it is.
+        (`channel_id`: the game's channel, when it is known without reading the game: one that cannot be read.)"""
         if channel_id is None:
-            channel_id = self._channels[game_id] = (await self.get(game_id)).channel_id
-        return channel_id
+            channel_id = await self.games.channel_of(game_id)
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        async with lock:
+            self.announce(Change(game_id, "busy"))
+            try:
+                yield
+            finally:
+                self.announce(Change(game_id, "settled"))
 
-    async def get(self, game_id: int) -> GameRecord:
-        try:
-            return await self.store.get_game(game_id)
-        except CorruptGame as error:
-            self._log_corrupt(game_id, error)
-            raise UserError(UNREADABLE, error=clip(str(error), 300)) from None
-        except StoreError as error:
-            raise UserError(str(error)) from None
-
-    def _log_corrupt(self, key: int, error: Exception) -> None:
-        """A damaged game is logged as an error once (then briefly): every command of its channel meets it."""
-        if key in self._corrupt_logged:
-            log.info("Game %s still cannot be read", key)
-            return
-        self._corrupt_logged.add(key)
-        log.error("Game %s cannot be read: %s", key, error)
-
-    async def at_version(self, game_id: int, version: int) -> GameRecord:
-        """The game as it was when a control was drawn; refused as out of date if anything changed since."""
-        rec = await self.get(game_id)
-        if rec.version != version:
-            raise UserError(STALE)
-        return rec
-
-    async def active(self, channel_id: int, *, playing: bool = False) -> GameRecord:
-        try:
-            rec = await self.store.get_active_game(channel_id)
-        except CorruptGame as error:
-            self._log_corrupt(error.game_id, error)
-            raise UserError(UNREADABLE, error=clip(str(error), 300)) from None
-        if rec is None:
-            raise NoGameHere(NO_GAME)
-        if playing and rec.status != GameStatus.PLAYING:
-            raise UserError(M.NOT_STARTED_YET)
-        return rec
-
-    async def latest(self, channel_id: int) -> GameRecord:
-        """The active game of the channel, else its most recent finished one (for looking at the end)."""
-        summary = await self.store.get_active_summary(channel_id)
-        if summary is not None:
-            return await self.get(summary.id)
-        games = await self.store.list_games(channel_id=channel_id, limit=1)
-        if not games:
-            raise NoGameHere(NO_GAME)
-        return await self.get(games[0].id)
+    def held(self) -> int:
+        """How many channels are held or awaited now (the map of locks stays bounded: tests)."""
+        return len(self._locks)
 
     # -- moves (the caller holds the channel's lock) ---------------------------------------------------------------
     async def save(
@@ -134,7 +115,8 @@ class Commits:
         made_by: str | None = None,
     ) -> GameRecord:
         """Save the move (its action and the state after it, one transaction) with the version check; returns the
-        record at its new version. Its events wait for the next table (`unshown`). `made_by` marks, in the saved
+        record at its new version, announced with its events (the presenter keeps them for the next table). `made_by`
+        marks, in the saved
         action, who made a move saved without a user id (the deadline)."""
         results = results_from_game(game) if game.is_over else None
         timer = None if game.is_over else turn_timer(rec, game, self.clock())
@@ -151,11 +133,8 @@ class Commits:
             )
         except StaleVersion:
             raise UserError(STALE) from None
-        self.unshown.setdefault(rec.id, []).extend(events)
-        rec = dataclasses.replace(rec, version=version)
-        saved = getattr(self.store, "saved", None)  # the web boards' hub (web.hub.WatchedStore), if boards may watch
-        if saved is not None:
-            saved(rec, game)  # a copy for the open boards: they need not read back what was just written
+        rec = dataclasses.replace(rec, version=version, game=game)
+        self.announce(Change(rec.id, "move", version, rec, tuple(events), by=user_id))
         return rec
 
     async def play(
@@ -163,7 +142,7 @@ class Commits:
     ) -> Result:
         """A person's action: refused (nothing saved) when the game is not in play, out of date, not theirs or not
         their turn; else applied and saved, then the claims it forces."""
-        rec = await self.get(game_id)
+        rec = await self.games.get(game_id)
         if rec.status != GameStatus.PLAYING or rec.game is None:
             raise UserError(M.NOT_PLAYED_ANY_MORE if rec.status != "lobby" else STALE)
         if expected_version is not None and rec.version != expected_version:
@@ -225,7 +204,7 @@ class Commits:
     async def computer_move(self, game_id: int, version: int, player: str, action: Action) -> GameRecord | None:
         """A computer player's `action`, chosen at `version`: saved if the game is still there (else None: look
         again)."""
-        fresh = await self.get(game_id)
+        fresh = await self.games.get(game_id)
         if fresh.status != GameStatus.PLAYING or fresh.version != version or fresh.game is None:
             return None  # something changed while thinking
         events = fresh.game.apply(action, by=player)
@@ -253,7 +232,7 @@ class Commits:
         undone actions stay in the log, marked undone, each in the transaction that restores the state before it.
         Returns the result and whether the game waited for that person before (a step of their own turn), with the
         table on screen showing that."""
-        rec = await self.get(game_id)
+        rec = await self.games.get(game_id)
         if rec.status != GameStatus.PLAYING or rec.game is None:
             raise UserError(M.UNDO_NOT_PLAYED)
         actions = await self.store.get_actions(game_id, include_undone=False)
@@ -271,9 +250,9 @@ class Commits:
         d = rec.game.decision()
         # Their own turn, and the table on screen showed it (not an older table left by a post that failed).
         was_theirs = d is not None and d.player == str(user_id) and rec.table_version == rec.version
-        self.unshown.pop(game_id, None)
-        rec = await self.get(game_id)
+        rec = await self.games.get(game_id)
         assert rec.game is not None
+        self.announce(Change(game_id, "undo", rec.version, rec, by=user_id))
         return Result(rec, rec.game), was_theirs
 
     async def start(self, rec: GameRecord) -> Result:
@@ -296,37 +275,46 @@ class Commits:
             await self.store.start_game(rec.id, rec.version, config=saved, state=game.to_dict(), timer=timer)
         except StaleVersion:
             raise UserError(STALE) from None
-        rec = await self.get(rec.id)
+        rec = await self.games.get(rec.id)
         assert rec.game is not None
+        self.announce(Change(rec.id, "start", rec.version, rec))
         result = Result(rec, rec.game)
         result.record = await self.forced_claims(rec, result.game, result)
         return result
 
-    # -- the lobby --------------------------------------------------------------------------------------------------
+    # -- the lobby (the caller holds the channel's lock, but to open one) ----------------------------------------------
+    def _lobby_changed(self, rec: GameRecord, by: int | None = None) -> GameRecord:
+        self.announce(Change(rec.id, "lobby", rec.version, rec, by=by))
+        return rec
+
     async def open_lobby(self, **lobby: Any) -> GameRecord:
         """A new lobby (`GameStore.create_game`'s arguments). Raises `ActiveGameExists` when the channel has one."""
-        return await self.store.create_game(**lobby)
+        rec = await self.store.create_game(**lobby)
+        return self._lobby_changed(rec, lobby.get("host_user_id"))
 
     async def join(self, rec: GameRecord, seat: Seat) -> GameRecord:
-        return await self.store.join_game(rec.id, rec.version, seat)
+        return self._lobby_changed(await self.store.join_game(rec.id, rec.version, seat), seat.user_id)
 
-    async def leave(self, rec: GameRecord, player_id: str) -> GameRecord:
-        return await self.store.leave_game(rec.id, rec.version, player_id)
+    async def leave(self, rec: GameRecord, player_id: str, by: int | None = None) -> GameRecord:
+        return self._lobby_changed(await self.store.leave_game(rec.id, rec.version, player_id), by)
 
-    async def reseat(self, rec: GameRecord, seats: Sequence[Seat]) -> GameRecord:
-        return await self.store.set_seats(rec.id, rec.version, seats)
+    async def reseat(self, rec: GameRecord, seats: Sequence[Seat], by: int | None = None) -> GameRecord:
+        return self._lobby_changed(await self.store.set_seats(rec.id, rec.version, seats), by)
 
-    async def hand_host(self, rec: GameRecord, user_id: int) -> GameRecord:
-        return await self.store.set_host(rec.id, rec.version, user_id)
+    async def hand_host(self, rec: GameRecord, user_id: int, by: int | None = None) -> GameRecord:
+        return self._lobby_changed(await self.store.set_host(rec.id, rec.version, user_id), by)
 
-    async def set_options(self, rec: GameRecord, **options: Any) -> GameRecord:
+    async def set_options(self, rec: GameRecord, by: int | None = None, **options: Any) -> GameRecord:
         """Change a lobby's options (`GameStore.set_lobby_options`'s)."""
-        return await self.store.set_lobby_options(rec.id, rec.version, **options)
+        return self._lobby_changed(await self.store.set_lobby_options(rec.id, rec.version, **options), by)
 
-    async def cancel(self, game_id: int, expected_version: int | None = None, *, reason: str = "cancelled") -> int:
+    async def cancel(
+        self, game_id: int, expected_version: int | None = None, *, reason: str = "cancelled", by: int | None = None
+    ) -> int:
         """End a game in its lobby or in play (`expected_version=None`: whatever its version); frees the channel."""
-        self.unshown.pop(game_id, None)
-        return await self.store.cancel_game(game_id, expected_version, reason=reason)
+        version = await self.store.cancel_game(game_id, expected_version, reason=reason)
+        self.announce(Change(game_id, "cancel", version, by=by, reason=reason))
+        return version
 
     # -- bookkeeping: which table shows which version, the turn's timer -----------------------------------------------
     async def table_shown(self, rec: GameRecord, channel_id: int | None, message_id: int | None) -> None:

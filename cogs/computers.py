@@ -21,6 +21,7 @@ from .decide import Result
 
 if TYPE_CHECKING:
     from .commit import Commits
+    from .games import Games
     from .presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 class Host(Protocol):
     """What the computer players need from the game service (its seam: tests replace `computer_action`)."""
 
+    games: Games
     commits: Commits
     presenter: Presenter
 
@@ -82,10 +84,10 @@ class Computers:
                     busy = min(busy * 2, 30.0) if busy else 0.5
                     log.info("Game %s: the computer players' queue is full; trying again in %.1f s", game_id, busy)
                     await asyncio.sleep(busy)
-            rec = await commits.get(game_id)
+            rec = await self.host.games.get(game_id)
             if rec.status not in (GameStatus.PLAYING, GameStatus.FINISHED) or rec.game is None:
                 return  # cancelled or abandoned meanwhile: nothing to post
-            async with commits.lock(rec.channel_id):
+            async with commits.hold(game_id):
                 if self.host.presenter.has_news(game_id) or rec.table_message_id is None:
                     await self.host.presenter.publish(Result(rec, rec.game))
         except asyncio.CancelledError:
@@ -97,7 +99,7 @@ class Computers:
         """One computer move, if a computer is to act (True: look again); False when a person acts next or the
         game is over (or no longer in play)."""
         commits = self.host.commits
-        rec = await commits.get(game_id)
+        rec = await self.host.games.get(game_id)
         game = rec.game
         if rec.status != GameStatus.PLAYING or game is None or game.is_over:
             return False
@@ -110,12 +112,12 @@ class Computers:
         # kept while the computer thinks (it may wait in the pool's queue for seconds): the move is applied to
         # the game read again at the same version, so a game waiting for a computer player costs the garbage
         # collector only the state the pool holds (benchmarks/bench_load.py).
-        channel_id, version, player = rec.channel_id, rec.version, d.player
+        version, player = rec.version, d.player
         # Fair between servers, and between members within one: the host's share pays for the thinking.
         thinking = self.host.computer_action(game, seat.cpu_level, key=rec.guild_id, member=rec.host_user_id)
         del rec, game, d, seat
         action = await thinking
-        async with commits.lock(channel_id):
+        async with commits.hold(game_id):
             await commits.computer_move(game_id, version, player, action)
         return True
 

@@ -10,8 +10,8 @@ import discord
 
 from db.models import GameRecord
 from db.store import GameStore
+from i18n import DEFAULT_LOCALE, resolve_locale
 
-from .common import lang_of, service_of
 from .decide import game_language
 from .service import GameService
 
@@ -42,6 +42,16 @@ class Context:
     def table_lang(self) -> str:
         """The game's language (its public messages speak it); English before the game is read."""
         return game_language(self.rec) if self.rec is not None else "en"
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    """The bot's game service."""
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def lang_of(interaction) -> str:
+    """The language of a private answer: the client's of the person who clicked or typed."""
+    return resolve_locale(getattr(interaction, "locale", None)) or DEFAULT_LOCALE
 
 
 def context_of(interaction: discord.Interaction) -> Context:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import discord
 
-from db.models import GameRecord
+from db.models import GameRecord, GameStatus
 from engine import Game
+from engine.ai import OFFERED_LEVELS
 from i18n import messages as M
 from i18n import translate
 
@@ -79,4 +80,56 @@ def history_view(gid: int, page: int, pages: int, lang: str = "en") -> discord.u
         items.append(history_button(gid, page + 1, label=translate(lang, M.BUTTON_OLDER), emoji="◀️"))
     if page > 1:
         items.append(history_button(gid, page - 1, label=translate(lang, M.BUTTON_NEWER), emoji="▶️"))
+    return _stopped(*items)
+
+
+# -- the lobby's message (cogs.lobby's items answer them) ----------------------------------------------------------
+LOBBY_BUTTONS = (
+    ("join", M.BUTTON_JOIN, discord.ButtonStyle.primary),
+    ("leave", M.BUTTON_LEAVE, discord.ButtonStyle.secondary),
+    ("start", M.BUTTON_START, discord.ButtonStyle.success),
+    ("cancel", M.BUTTON_CANCEL, discord.ButtonStyle.danger),
+)
+
+
+def lobby_button(gid: int, op: str, *, label: str = "", style=discord.ButtonStyle.secondary) -> discord.ui.Button:
+    return discord.ui.Button(label=label or op.title(), style=style, custom_id=f"kd:lobby:{gid}:{op}")
+
+
+def computer_select(gid: int, *, lang: str = "en") -> discord.ui.Select:
+    """The host's menu: add a computer player of a level, or remove the last one."""
+    options = [
+        discord.SelectOption(label=translate(lang, M.ADD_COMPUTER, level=translate(lang, M.LEVELS[level])), value=level)
+        for level in OFFERED_LEVELS
+    ] + [discord.SelectOption(label=translate(lang, M.REMOVE_COMPUTER), value="remove")]
+    return discord.ui.Select(
+        custom_id=f"kd:cpu:{gid}", options=options, placeholder=translate(lang, M.COMPUTER_PLACEHOLDER)
+    )
+
+
+def swap_select(gid: int, seats=(), *, lang: str = "en") -> discord.ui.Select:
+    """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
+    options = [
+        discord.SelectOption(label=f"{i}. {s.display_name}"[:100], value=s.player_id) for i, s in enumerate(seats, 1)
+    ]
+    return discord.ui.Select(
+        custom_id=f"kd:swap:{gid}",
+        options=options or [discord.SelectOption(label="-")],
+        min_values=min(2, len(options) or 1),
+        max_values=min(2, len(options) or 1),
+        placeholder=translate(lang, M.SWAP_PLACEHOLDER),
+    )
+
+
+def lobby_view(rec: GameRecord) -> discord.ui.View | None:
+    """The lobby's controls while it is open (None once it started or closed)."""
+    if rec.status != GameStatus.LOBBY:
+        return None
+    lang = game_language(rec)
+    items: list[discord.ui.Item] = [
+        lobby_button(rec.id, op, label=translate(lang, label), style=style) for op, label, style in LOBBY_BUTTONS
+    ]
+    items.append(computer_select(rec.id, lang=lang))
+    if rec.config.get("teams") and len(rec.seats) >= 2:
+        items.append(swap_select(rec.id, rec.seats, lang=lang))
     return _stopped(*items)

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from db.models import ActionRecord, GameRecord, Seat, TurnTimer
-from engine import Action, BribeDragon, Build, Claim, Event, Game, IllegalAction, Skip, Tax, action_from_dict
+from engine import Action, BribeDragon, Build, Claim, Event, Game, IllegalAction, Place, Skip, Tax, action_from_dict
 from i18n import first_supported
 from i18n import messages as M
+from render.kingdom import preview_score, preview_scores
 
-from .common import UserError, seat_name
+from .words import UserError, seat_name
 
 NO_GAME = M.NO_GAME_HERE
 UNREADABLE = M.UNREADABLE_HERE
@@ -68,6 +69,23 @@ def skip_optional(game: Game, player: str, until: str | None = None) -> tuple[Ga
             break
         skips.append(Skip())
     return trial, skips
+
+
+def placement_gain(game: Game, kingdom: int, action: Place) -> int:
+    """How many points placing the decision's domino this way adds to the kingdom's score right now (the engine's
+    scoring of the kingdom alone, as the previews draw it: no copy of the whole game per spot)."""
+    d = game.decision()
+    assert d is not None and d.domino is not None
+    before, after = preview_score(game, kingdom, d.domino, action.placement)
+    return after - before
+
+
+def placement_gains(game: Game, kingdom: int, actions: list[Place]) -> list[int]:
+    """`placement_gain` of each of `actions` (the kingdom as it is scored once for all)."""
+    d = game.decision()
+    assert d is not None and d.domino is not None
+    before, afters = preview_scores(game, kingdom, d.domino, [a.placement for a in actions])
+    return [after - before for after in afters]
 
 
 def same_turn_step(trial: Game, game: Game, player: str, kind: str) -> bool:
@@ -214,3 +232,26 @@ class Result:
 
 
 MoveOutcome = Result  # its former name
+
+
+# What a saved change was (`Change.kind`): a move (a person's, a computer's, the deadline's, a forced claim), a move
+# taken back, the start, a change of the lobby (opened, a seat taken or left, the seats or the host changed), the
+# game ended before its end (cancelled, expired, abandoned, unreadable). And, not a saved change, an operation on the
+# game began (`busy`: its lock is held) or ended (`settled`): whatever was to be saved and shown for it is.
+CHANGE_KINDS = ("move", "undo", "start", "lobby", "cancel", "busy", "settled")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What `Commits` announces to its listeners once a change of a game is committed (or an operation on it begins
+    and ends): which game, its version now (None when not known), what kind of change (`CHANGE_KINDS`), the record at
+    that version as saved (a move: with its game, which later saves of the same operation go on changing: a listener
+    that keeps it copies it), the events the change made, who made it (a person's user id) and why a game ended."""
+
+    game_id: int
+    kind: str
+    version: int | None = None
+    record: GameRecord | None = None
+    events: tuple[Event, ...] = ()
+    by: int | None = None
+    reason: str | None = None

@@ -3,95 +3,35 @@ rematch. One active game per channel (the database enforces it too)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.errors import ActiveGameExists, CorruptGame, SeatConflict, StaleVersion, WrongStatus
+from db.errors import ActiveGameExists
 from db.models import GameRecord, GameStatus, Seat
-from engine import GameConfig
 from engine.ai import OFFERED_LEVELS
 from engine.config import PLAYER_RANGE
 from i18n import first_supported, translate, translate_plural
 from i18n import messages as M
 from i18n.commands import language_choices
-from render import PLAYER_COLOURS, clean_name
+from render import clean_name
 
+from . import lobbyrules as rules
 from .checks import GAMES, LANGUAGES, checked, in_server, levels
-from .common import (
-    GAME_NAMES,
-    NEEDED_PERMISSIONS,
-    THREAD_TYPES,
-    OfGame,
-    UserError,
-    config_refusal,
-    game_name,
-    safe,
-    strip_controls,
-)
+from .common import NEEDED_PERMISSIONS, THREAD_TYPES, OfGame
 from .context import Context, context_of
-from .controls import rematch_button
-from .decide import STALE, game_language
-from .lobbytext import bot_name, lobby_text
+from .controls import computer_select, lobby_button, rematch_button, swap_select
+from .decide import game_language
 from .mine import game_lines, page_text
+from .service import LobbyChange, Person
 from .views import guarded
+from .words import GAME_NAMES, UserError, game_name
 
 log = logging.getLogger(__name__)
 LEVELS = OFFERED_LEVELS  # the computer levels people choose from (engine/ai: the one list)
-VARIANT_OPTIONS = {
-    "dynasty": "Dynasty: three games, the highest sum wins",
-    "middle-kingdom": "Middle Kingdom: +10 for a centred castle",
-    "harmony": "Harmony: +5 for no discarded domino",
-    "mighty-duel": "Mighty Duel: 2 players, 7x7, all dominoes",
-    "three-player-four-dominoes": "3 players with lines of 4 (BGA)",
-}
-
-
-def hex_colour(index: int) -> str:
-    r, g, b = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
-def next_colour(seats) -> str:
-    used = {s.colour for s in seats}
-    for i in range(len(PLAYER_COLOURS)):
-        if hex_colour(i) not in used:
-            return hex_colour(i)
-    return hex_colour(len(seats))
-
-
-def lobby_view(rec: GameRecord) -> discord.ui.View | None:
-    if rec.status != GameStatus.LOBBY:
-        return None
-    lang = game_language(rec)
-    view = discord.ui.View(timeout=None)
-    for op, label, style in (
-        ("join", M.BUTTON_JOIN, discord.ButtonStyle.primary),
-        ("leave", M.BUTTON_LEAVE, discord.ButtonStyle.secondary),
-        ("start", M.BUTTON_START, discord.ButtonStyle.success),
-        ("cancel", M.BUTTON_CANCEL, discord.ButtonStyle.danger),
-    ):
-        view.add_item(LobbyButton(rec.id, op, label=translate(lang, label), style=style))
-    view.add_item(ComputerSelect(rec.id, lang=lang))
-    if rec.config.get("teams") and len(rec.seats) >= 2:
-        view.add_item(SwapSelect(rec.id, rec.seats, lang=lang))
-    return view
-
-
-async def refresh_lobby(ctx: Context, rec: GameRecord, message_id: int | None = None) -> None:
-    """Show the lobby's new state on its message (by default the game's recorded message)."""
-    channel = ctx.interaction.client.get_partial_messageable(rec.channel_id)
-    message_id = message_id or rec.table_message_id
-    if message_id is None:
-        return
-    with contextlib.suppress(discord.HTTPException):
-        await channel.get_partial_message(message_id).edit(
-            content=lobby_text(rec), view=lobby_view(rec), allowed_mentions=discord.AllowedMentions.none()
-        )
 
 
 def missing_permissions(ctx: Context) -> list[str]:
@@ -106,10 +46,13 @@ def missing_permissions(ctx: Context) -> list[str]:
     return [translate(lang, M.PERMISSIONS[attr]) for attr in needed if not getattr(perms, attr)]
 
 
-def may_manage(ctx: Context, rec: GameRecord) -> bool:
-    """The host, or a member who may manage the channel."""
+def person(ctx: Context) -> Person:
+    """The person who clicked or typed, as the lobby's door knows them: their name for a seat, and whether they may
+    manage the channel (cancel another's table)."""
+    user = ctx.interaction.user
     perms = getattr(ctx.interaction, "permissions", None)
-    return ctx.user_id == rec.host_user_id or bool(perms and perms.manage_channels)
+    name = clean_name(getattr(user, "display_name", user.name))
+    return Person(user.id, name, manages=bool(perms and perms.manage_channels))
 
 
 async def open_lobby(
@@ -122,27 +65,27 @@ async def open_lobby(
     deadline_hours: float | None,
     note: str = "",
 ) -> GameRecord:
-    """Create the lobby row and post its message in the channel (the interaction is deferred privately, so that
-    every refusal stays private)."""
+    """Open the lobby through the door (which posts its message in the channel); the interaction is deferred
+    privately, so that every refusal stays private."""
     interaction, service = ctx.interaction, ctx.service
     missing = missing_permissions(ctx)
     if missing:
         raise UserError(M.MISSING_PERMISSIONS, permissions=", ".join(missing))
     try:
-        rec = await service.commits.open_lobby(
-            channel_id=interaction.channel_id,
+        rec = await service.open_table(
+            channel_id=interaction.channel_id,  # type: ignore[arg-type]
             guild_id=interaction.guild_id,
-            host_user_id=interaction.user.id,
+            host=person(ctx),
             kind=kind,
-            config=options,
+            options=options,
             seats=seats,
-            seed=service.new_seed(),
             reminder_hours=reminder_hours,
             deadline_hours=deadline_hours,
+            note=note,
         )
     except ActiveGameExists as error:
         link = ""
-        existing = await service.store.get_active_game(interaction.channel_id)
+        existing = await service.store.get_active_game(interaction.channel_id)  # type: ignore[arg-type]
         if existing and existing.table_message_id and interaction.guild_id:
             link = f" (https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{existing.table_message_id})"
         game_id, status = error.existing_game_id, str(error.existing_status)
@@ -155,26 +98,67 @@ async def open_lobby(
                 link=link,
             )
         ) from None
-    channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
-    try:
-        message = await channel.send(
-            (note + "\n" if note else "") + lobby_text(rec),
-            view=lobby_view(rec),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-    except discord.HTTPException as error:
-        await service.commits.cancel(rec.id)  # an invisible lobby must not block the channel
-        if isinstance(error, discord.Forbidden):
-            raise UserError(M.CANNOT_POST_TABLE, error=error.text or error.status) from None
-        raise UserError(M.DISCORD_FAILED_LOBBY) from None
-    await service.commits.table_shown(rec, interaction.channel_id, message.id)
     await interaction.followup.send(translate(ctx.lang, M.TABLE_OPEN), ephemeral=True)
-    return await service.get(rec.id)
+    return rec
+
+
+Operation = Callable[[Context, int], Awaitable[LobbyChange]]
+
+
+async def lobby_action(ctx: Context, gid: int, operation: Operation, *, deferred: bool = False) -> None:
+    """Run one of the lobby's operations on game `gid` through the door (which takes its lock, saves through the
+    commit path and shows the lobby's new state); then answer the person privately, in their language."""
+    interaction = ctx.interaction
+    if not deferred:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    change = await operation(ctx, gid)
+    ctx.rec = change.record
+    await interaction.followup.send(change.said(ctx.lang), ephemeral=True)
+
+
+async def join_table(ctx: Context, gid: int) -> LobbyChange:
+    return await ctx.service.join(gid, person(ctx))
+
+
+async def leave_table(ctx: Context, gid: int) -> LobbyChange:
+    return await ctx.service.leave(gid, person(ctx))
+
+
+async def start_table(ctx: Context, gid: int) -> LobbyChange:
+    return await ctx.service.start_table(gid, ctx.user_id)
+
+
+async def cancel_table(ctx: Context, gid: int) -> LobbyChange:
+    return await ctx.service.cancel_table(gid, person(ctx))
+
+
+def computer_seat(level: str) -> Operation:
+    """The host adds a computer player of `level`, or ("remove") takes the last one away."""
+
+    async def operation(ctx: Context, gid: int) -> LobbyChange:
+        if level == "remove":
+            return await ctx.service.remove_computer(gid, ctx.user_id)
+        return await ctx.service.add_computer(gid, ctx.user_id, level)
+
+    return operation
+
+
+def swap_seats(pair: tuple[str, ...]) -> Operation:
+    """The host exchanges two seats (how teams of two are arranged: partners sit side by side)."""
+
+    async def operation(ctx: Context, gid: int) -> LobbyChange:
+        return await ctx.service.swap_seats(gid, ctx.user_id, pair)
+
+    return operation
+
+
+# The lobby's buttons (and commands) by the name in their custom id.
+BUTTONS: dict[str, Operation] = {"join": join_table, "leave": leave_table, "start": start_table, "cancel": cancel_table}
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
     def __init__(self, gid: int, op: str, *, label: str = "", style=discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label or op.title(), style=style, custom_id=f"kd:lobby:{gid}:{op}"))
+        super().__init__(lobby_button(gid, op, label=label, style=style))
         self.gid, self.op = gid, op
 
     @classmethod
@@ -192,14 +176,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:lobby
 
 class ComputerSelect(OfGame, discord.ui.DynamicItem[discord.ui.Select], template=r"kd:cpu:(?P<gid>\d+)"):
     def __init__(self, gid: int, *, lang: str = "en") -> None:
-        options = [
-            discord.SelectOption(
-                label=translate(lang, M.ADD_COMPUTER, level=translate(lang, M.LEVELS[level])), value=level
-            )
-            for level in LEVELS
-        ] + [discord.SelectOption(label=translate(lang, M.REMOVE_COMPUTER), value="remove")]
-        placeholder = translate(lang, M.COMPUTER_PLACEHOLDER)
-        super().__init__(discord.ui.Select(custom_id=f"kd:cpu:{gid}", options=options, placeholder=placeholder))
+        super().__init__(computer_select(gid, lang=lang))
         self.gid = gid
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -215,19 +192,7 @@ class SwapSelect(OfGame, discord.ui.DynamicItem[discord.ui.Select], template=r"k
     """Two seats to swap (host only): how teams of two are arranged, since partners sit side by side."""
 
     def __init__(self, gid: int, seats=(), *, lang: str = "en") -> None:
-        options = [
-            discord.SelectOption(label=f"{i}. {s.display_name}"[:100], value=s.player_id)
-            for i, s in enumerate(seats, 1)
-        ]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kd:swap:{gid}",
-                options=options or [discord.SelectOption(label="-")],
-                min_values=min(2, len(options) or 1),
-                max_values=min(2, len(options) or 1),
-                placeholder=translate(lang, M.SWAP_PLACEHOLDER),
-            )
-        )
+        super().__init__(swap_select(gid, seats, lang=lang))
         self.gid = gid
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -244,246 +209,6 @@ async def _refuse_unknown(op: str) -> None:
     raise UserError(M.UNKNOWN_LOBBY_ACTION, action=repr(op))
 
 
-def swapped(seats: Sequence[Seat], pair: tuple[str, ...]) -> list[Seat]:
-    """The seats with the two players of `pair` exchanged (refused, saying why, when they are not two seated)."""
-    if len(pair) != 2 or pair[0] == pair[1]:
-        raise UserError(M.PICK_TWO_SEATS)
-    index = {s.player_id: i for i, s in enumerate(seats)}
-    if not all(p in index for p in pair):
-        raise UserError(M.PLAYER_LEFT_MEANWHILE)
-    i, j = index[pair[0]], index[pair[1]]
-    seats = list(seats)
-    seats[i], seats[j] = seats[j], seats[i]
-    return seats
-
-
-LobbyAnswer = tuple[GameRecord, str] | None  # the lobby as changed and the private answer; None: answered already
-Operation = Callable[[Context, GameRecord], Awaitable[LobbyAnswer]]
-
-
-async def lobby_action(ctx: Context, gid: int, operation: Operation, *, deferred: bool = False) -> None:
-    """Run one of the lobby's operations on game `gid` under its channel's lock, through the commit path; then show
-    the lobby's new state on its message and answer the person privately (in their language)."""
-    interaction = ctx.interaction
-    if not deferred:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    service = ctx.service
-    async with service.lock(await service.channel_of(gid)):
-        ctx.rec = rec = await service.get(gid)
-        try:
-            answer = await operation(ctx, rec)
-        except (StaleVersion, SeatConflict, WrongStatus):
-            raise UserError(STALE) from None
-    if answer is not None:
-        rec, text = answer
-        await refresh_lobby(ctx, rec)
-        await interaction.followup.send(text, ephemeral=True)
-
-
-def _open(rec: GameRecord) -> int:
-    """The lobby's number of seats; refused once it closed (started, cancelled)."""
-    if rec.status != GameStatus.LOBBY:
-        raise UserError(M.LOBBY_CLOSED)
-    return int(rec.config.get("seats", PLAYER_RANGE[rec.kind][1]))
-
-
-async def cancel_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-    """The host (or a member who manages the channel) cancels the game, in its lobby or in play."""
-    if rec.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
-        raise UserError(M.ALREADY_OVER)
-    interaction = ctx.interaction
-    if not may_manage(ctx, rec):
-        raise UserError(M.ONLY_HOST_CANCEL)
-    was_lobby = rec.status == GameStatus.LOBBY
-    await ctx.service.commits.cancel(rec.id)
-    ctx.service.notifier.turn_passed(rec.id, None)  # the turn buttons of its direct messages go
-    rec = await ctx.service.get(rec.id)
-    if was_lobby:
-        await refresh_lobby(ctx, rec)
-    await interaction.followup.send(translate(ctx.lang, M.GAME_CANCELLED_PRIVATE), ephemeral=True)
-    channel = interaction.client.get_partial_messageable(rec.channel_id)
-    lang = game_language(rec)
-    game, user = game_name(rec.kind, lang), f"<@{interaction.user.id}>"
-    await channel.send(
-        translate(lang, M.GAME_CANCELLED_PUBLIC, game=game, game_id=rec.id, user=user),
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    await strip_controls(interaction.client, rec.channel_id, rec.table_message_id)
-    return None
-
-
-async def join_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-    """The person takes the next free seat."""
-    size = _open(rec)
-    if rec.seat_of(ctx.player):
-        raise UserError(M.ALREADY_SEATED)
-    await check_limits(ctx, hosting=False)
-    if len(rec.seats) >= size:
-        raise UserError(M.TABLE_FULL, size=size)
-    user = ctx.interaction.user
-    name = clean_name(getattr(user, "display_name", user.name))
-    rec = await ctx.service.commits.join(rec, Seat.human(user.id, name, next_colour(rec.seats)))
-    return rec, translate(ctx.lang, M.JOINED)
-
-
-async def leave_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-    """The person leaves their seat (the host's role goes to the next person; the last person closes the table)."""
-    _open(rec)
-    if not rec.seat_of(ctx.player):
-        raise UserError(M.NO_SEAT)
-    people = [s for s in rec.seats if not s.is_computer and s.player_id != ctx.player]
-    commits = ctx.service.commits
-    if not people:  # a table needs a person: the last one to leave closes it
-        await commits.cancel(rec.id, rec.version)
-        rec = await ctx.service.get(rec.id)
-        await refresh_lobby(ctx, rec)
-        await ctx.interaction.followup.send(translate(ctx.lang, M.LEFT_CLOSED), ephemeral=True)
-        return None
-    rec = await commits.leave(rec, ctx.player)
-    if ctx.user_id != rec.host_user_id:
-        return rec, translate(ctx.lang, M.LEFT)
-    assert people[0].user_id is not None
-    rec = await commits.hand_host(rec, people[0].user_id)  # the host left: the next seated person hosts
-    return rec, translate(ctx.lang, M.LEFT_NEW_HOST, host=f"<@{people[0].user_id}>")
-
-
-def computer_seat(level: str) -> Operation:
-    """The host adds a computer player of `level`, or ("remove") takes the last one away."""
-
-    async def operation(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-        size = _open(rec)
-        if ctx.user_id != rec.host_user_id:
-            raise UserError(M.ONLY_HOST_COMPUTERS)
-        seats = list(rec.seats)
-        if level == "remove":
-            cpus = [s for s in seats if s.is_computer]
-            if not cpus:
-                raise UserError(M.NO_COMPUTER)
-            seats.remove(cpus[-1])
-            text = translate(ctx.lang, M.SOMEONE_LEFT, name=safe(cpus[-1].display_name))
-        else:
-            if len(seats) >= size:
-                raise UserError(M.TABLE_FULL, size=size)
-            number = 1 + max((int(s.player_id.split(":")[1]) for s in seats if s.is_computer), default=0)
-            seat = Seat.computer(number, level, bot_name(number, level, game_language(rec)), next_colour(seats))
-            seats.append(seat)
-            text = translate(ctx.lang, M.SOMEONE_JOINED, name=safe(seat.display_name))
-        return await ctx.service.commits.reseat(rec, seats), text
-
-    return operation
-
-
-def swap_seats(pair: tuple[str, ...]) -> Operation:
-    """The host exchanges two seats (how teams of two are arranged: partners sit side by side)."""
-
-    async def operation(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-        _open(rec)
-        if ctx.user_id != rec.host_user_id:
-            raise UserError(M.ONLY_HOST_SEATS, host=f"<@{rec.host_user_id}>")
-        rec = await ctx.service.commits.reseat(rec, swapped(rec.seats, pair))
-        a, b = (next(s for s in rec.seats if s.player_id == p) for p in pair)
-        return rec, translate(ctx.lang, M.SWAPPED, first=safe(a.display_name), second=safe(b.display_name))
-
-    return operation
-
-
-async def start_table(ctx: Context, rec: GameRecord) -> LobbyAnswer:
-    """The host starts the game: the first table is posted."""
-    _open(rec)
-    if ctx.user_id != rec.host_user_id:
-        raise UserError(M.ONLY_HOST_START, host=f"<@{rec.host_user_id}>")
-    if rec.seat_of(ctx.player) is None:
-        raise UserError(M.SEAT_FIRST)
-    check_can_start(rec)
-    lobby_message = rec.table_message_id
-    result = await ctx.service.start(rec)
-    await refresh_lobby(ctx, result.record, lobby_message)
-    await ctx.interaction.followup.send(
-        result.warning_in(ctx.lang) or translate(ctx.lang, M.GAME_STARTED), ephemeral=True
-    )
-    return None
-
-
-# The lobby's buttons (and commands) by the name in their custom id.
-BUTTONS: dict[str, Operation] = {"join": join_table, "leave": leave_table, "start": start_table, "cancel": cancel_table}
-
-
-async def cancel_unreadable(ctx: Context) -> bool:
-    """`/game cancel` on a game whose stored data cannot be read: the host or a member with Manage Channels closes
-    it, which frees the channel. False when the channel's game reads fine (the ordinary cancel applies)."""
-    interaction, service = ctx.interaction, ctx.service
-    summary = await service.store.get_active_summary(interaction.channel_id)
-    if summary is None:
-        return False
-    try:
-        await service.store.get_game(summary.id)
-        return False
-    except CorruptGame:
-        pass
-    perms = getattr(interaction, "permissions", None)
-    if interaction.user.id != summary.host_user_id and not (perms and perms.manage_channels):
-        raise UserError(M.UNREADABLE_ONLY_HOST)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    service.stop_computers(summary.id)
-    await service.commits.cancel(summary.id, reason="unreadable")
-    log.warning("Game %s could not be read and was closed by user %s", summary.id, interaction.user.id)
-    await interaction.followup.send(translate(ctx.lang, M.UNREADABLE_CLOSED, game_id=summary.id), ephemeral=True)
-    return True
-
-
-async def check_limits(ctx: Context, *, hosting: bool) -> None:
-    """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
-    interaction = ctx.interaction
-    if interaction.guild_id is None:
-        return
-    store = ctx.store
-    limits = await store.get_guild_settings(interaction.guild_id)
-    if hosting:
-        hosted = await store.count_lobbies_hosted(interaction.guild_id, interaction.user.id)
-        if hosted >= limits.max_lobbies_per_member:
-            limit = limits.max_lobbies_per_member
-            raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_HOSTED, hosted, limit=limit))
-    playing = await store.count_active_games_of(interaction.guild_id, interaction.user.id)
-    if playing >= limits.max_games_per_member:
-        limit = limits.max_games_per_member
-        raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_PLAYING, playing, limit=limit))
-
-
-def check_can_start(rec: GameRecord) -> None:
-    """Refuse, saying why, a table that cannot start as it is."""
-    if not any(not s.is_computer for s in rec.seats):
-        raise UserError(M.NEEDS_A_PERSON)
-    players = tuple(s.player_id for s in rec.seats)
-    teams = tuple(players[i : i + 2] for i in range(0, len(players), 2)) if rec.config.get("teams") else None
-    try:
-        GameConfig(rec.kind, players, frozenset(rec.config.get("variants", ())), teams)
-    except ValueError as error:
-        raise UserError(M.CANNOT_START, reason=str(error)) from None
-
-
-def check_hours(**hours: float | None) -> None:
-    """Refuse a reminder or deadline outside 0.5-720 hours (discord.py does not re-check declared ranges)."""
-    for label, value in hours.items():
-        if value is not None and not 0.5 <= value <= 720:
-            raise UserError(  # the option as the reader's client names it
-                lambda lang, label=label: translate(
-                    lang, M.HOURS_RANGE, option=translate(lang, label, context="slash-option")
-                )
-            )
-
-
-def check_table(kind: str, size: int, variants: list[str], *, teams: bool) -> None:
-    """Check the options now with placeholder players, so an impossible table is refused at once."""
-    placeholder = tuple(f"seat{i}" for i in range(size))
-    team_pairs = tuple(placeholder[i : i + 2] for i in range(0, size, 2)) if teams else None
-    try:
-        GameConfig(kind, placeholder, frozenset(variants), team_pairs)
-    except ValueError as error:
-        raise UserError(
-            lambda lang, e=error: translate(lang, M.TABLE_IMPOSSIBLE, reason=config_refusal(e, lang))
-        ) from None
-
-
 class RematchButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r"kd:rematch:(?P<gid>\d+)"):
     def __init__(self, gid: int, *, label: str = "Rematch") -> None:
         super().__init__(rematch_button(gid, label=label))
@@ -495,7 +220,7 @@ class RematchButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = ctx.service
-            old = await service.get(self.gid)
+            old = await service.games.get(self.gid)
             me = ctx.player
             current = await service.store.get_active_game(old.channel_id)
             if old.seat_of(me) is None:  # the button is the players'; someone who watched may Join its table
@@ -513,7 +238,6 @@ class RematchButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=
             newest = await service.store.list_games(channel_id=old.channel_id, limit=1)
             if newest and newest[0].id != old.id:  # a later game (the rematch, or another one) came since
                 raise UserError(M.REMATCH_USED)
-            await check_limits(ctx, hosting=True)
             options = {
                 "seats": len(old.seats),
                 "variants": list(old.config.get("variants", ())),
@@ -612,7 +336,7 @@ class LobbyCog(commands.Cog):
                 )
             if computers < 0 or computers >= size:
                 raise UserError(lambda lang: translate_plural(lang, *M.COMPUTERS_AT_MOST, size - 1))
-            check_hours(reminder_hours=reminder_hours, deadline_hours=deadline_hours)
+            rules.check_hours(reminder_hours=reminder_hours, deadline_hours=deadline_hours)
             chosen = {
                 "dynasty": dynasty,
                 "middle-kingdom": middle_kingdom,
@@ -621,8 +345,8 @@ class LobbyCog(commands.Cog):
                 "three-player-four-dominoes": three_player_four_dominoes,
             }
             variants = [name for name, on in chosen.items() if on]
-            check_table(kind, size, variants, teams=teams)
-            await check_limits(ctx, hosting=True)
+            rules.check_table(kind, size, variants, teams=teams)
+            await ctx.service.check_limits(interaction.guild_id, interaction.user.id, hosting=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
             # The table's language: the option, else the default an admin set, else the server's language, else English.
             server_default = None
@@ -632,9 +356,9 @@ class LobbyCog(commands.Cog):
             # every server that is not a Community server.)
             table_lang = first_supported(chosen_language, server_default, getattr(interaction, "guild_locale", None))
             name = clean_name(getattr(interaction.user, "display_name", interaction.user.name))
-            seats = [Seat.human(interaction.user.id, name, hex_colour(0))]
+            seats = [Seat.human(interaction.user.id, name, rules.hex_colour(0))]
             for n in range(1, computers + 1):
-                seats.append(Seat.computer(n, level, bot_name(n, level, table_lang), hex_colour(n)))
+                seats.append(Seat.computer(n, level, rules.bot_name(n, level, table_lang), rules.hex_colour(n)))
             await open_lobby(
                 ctx,
                 kind=kind,
@@ -648,10 +372,16 @@ class LobbyCog(commands.Cog):
 
     async def _op(self, ctx: Context, op: str) -> None:
         async def work():
-            if op == "cancel" and await cancel_unreadable(ctx):
-                return
-            rec = await ctx.service.active(ctx.interaction.channel_id)  # type: ignore[arg-type]
-            await lobby_action(ctx, rec.id, BUTTONS[op])
+            channel_id = ctx.interaction.channel_id
+            if op == "cancel":
+                await ctx.interaction.response.defer(ephemeral=True, thinking=True)
+                closed = await ctx.service.close_unreadable(channel_id, person(ctx))  # type: ignore[arg-type]
+                if closed is not None:
+                    text = translate(ctx.lang, M.UNREADABLE_CLOSED, game_id=closed)
+                    await ctx.interaction.followup.send(text, ephemeral=True)
+                    return
+            rec = await ctx.service.games.active(channel_id)  # type: ignore[arg-type]
+            await lobby_action(ctx, rec.id, BUTTONS[op], deferred=op == "cancel")
 
         await guarded(ctx, work())
 

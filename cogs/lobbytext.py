@@ -7,8 +7,8 @@ from engine.config import PLAYER_RANGE
 from i18n import messages as M
 from i18n import translate
 
-from .common import game_name, safe
 from .decide import game_language
+from .words import game_name, safe
 
 
 def seat_label(seat: Seat, lang: str = "en") -> str:
@@ -19,11 +19,6 @@ def seat_label(seat: Seat, lang: str = "en") -> str:
         level = translate(lang, M.LEVELS[seat.cpu_level]) if seat.cpu_level in M.LEVELS else seat.cpu_level
         return f"🤖 {name}" if level and level in name else f"🤖 {name} ({level})"
     return f"<@{seat.user_id}>"
-
-
-def bot_name(number: int, level: str, lang: str) -> str:
-    """A computer seat's name, in the table's language: `Bot 2 (medium)`."""
-    return translate(lang, M.BOT_NAME, number=number, level=translate(lang, M.LEVELS.get(level, level)))
 
 
 def lobby_text(rec: GameRecord) -> str:

@@ -16,11 +16,11 @@ from i18n import messages as M
 from render import clean_name
 
 from .checks import GAMES, checked, in_server
-from .common import GAME_NAMES, UserError, clip, game_name, safe
 from .context import Context, context_of
 from .looks import look_place, send_look
 from .reviews import resume_reviews
 from .views import guarded
+from .words import GAME_NAMES, UserError, clip, game_name, safe
 
 RULES = {
     "kingdomino": (M.RULES_KINGDOMINO,),
@@ -52,7 +52,7 @@ class LookCog(commands.Cog):
         async def work():
             with look_place(ctx, what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                rec = await ctx.service.latest(interaction.channel_id)  # type: ignore[arg-type]
+                rec = await ctx.service.games.latest(interaction.channel_id)  # type: ignore[arg-type]
                 await send_look(ctx, rec, what, viewer=interaction.user.id, player=player, as_text=as_text)
 
         await guarded(ctx, work())
@@ -105,7 +105,7 @@ class LookCog(commands.Cog):
 
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await ctx.service.latest(interaction.channel_id)  # type: ignore[arg-type]
+            rec = await ctx.service.games.latest(interaction.channel_id)  # type: ignore[arg-type]
             await send_look(ctx, rec, "history", viewer=interaction.user.id, page=page)
 
         await guarded(ctx, work())
@@ -120,7 +120,7 @@ class LookCog(commands.Cog):
             kind = checked(game, GAMES, "game")
             if kind is None and interaction.channel_id is not None:
                 try:  # the channel's game, or the one that just ended there
-                    kind = (await ctx.service.latest(interaction.channel_id)).kind
+                    kind = (await ctx.service.games.latest(interaction.channel_id)).kind
                 except UserError:
                     kind = None
             kind = kind or "kingdomino"
@@ -141,7 +141,7 @@ class LookCog(commands.Cog):
             service = ctx.service
             if kind is None:
                 try:
-                    kind = (await service.latest(interaction.channel_id)).kind  # type: ignore[arg-type]
+                    kind = (await service.games.latest(interaction.channel_id)).kind  # type: ignore[arg-type]
                 except UserError:
                     kind = "kingdomino"
             finished = await service.store.finished_results(guild_id, kind)

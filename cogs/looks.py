@@ -21,9 +21,12 @@ from render import render_kingdom, render_remaining, render_table_pictures
 from render.alt import kingdom_alt_text, kingdom_text, kingdoms_alt_text, table_alt_text
 
 from . import pictures, reviews
-from .common import UserError, breakdown_text, clip, economy_line, event_words, safe
 from .context import Context
-from .service import GameService, describe, names_and_colours
+from .controls import history_view
+from .service import GameService
+from .tables import story_files
+from .tabletext import describe, names_and_colours
+from .words import UserError, breakdown_text, clip, economy_line, event_words, safe
 
 # What each look costs: replays and charts are heavy pictures; the other pictures, and the history (the game played
 # again), are light ones; the scores are words. Each is limited per member and per server (cogs/pictures.py).
@@ -99,12 +102,12 @@ async def send_look(
 
 
 async def _look_table(interaction: discord.Interaction, look: Look) -> None:
-    game, lang, service = look.game, look.lang, look.service
+    game, lang = look.game, look.lang
     names, colours = names_and_colours(look.rec)
     d = game.decision()
     # The same pictures as the channel's table: a Royal Wedding table is two (render.table.splits).
-    pngs = await service.picture(
-        look.rec.id, render_table_pictures, game, names, colours, d.player if d else None, lang=lang, **look.drawing
+    pngs = await pictures.draw(
+        render_table_pictures, game, names, colours, d.player if d else None, lang=lang, **look.drawing
     )
     alt = describe(table_alt_text, game, names, lang=lang)
     if not pngs:
@@ -119,7 +122,7 @@ async def _look_table(interaction: discord.Interaction, look: Look) -> None:
 
 
 async def _look_story(interaction: discord.Interaction, look: Look, what: str) -> None:
-    files = await look.service.story_files(
+    files = await story_files(
         look.rec, look.game, replay=what == "replay", chart=what == "chart", lang=look.lang, asker=look.asker
     )
     wanted = [f for f in files if f.filename.endswith(".gif" if what == "replay" else ".png")]
@@ -147,9 +150,7 @@ async def _look_kingdom(interaction: discord.Interaction, look: Look) -> None:
         head = translate_plural(lang, *M.KINGDOM_TITLE, abs(total), owners=owners)
         await interaction.followup.send(clip(f"{head}\n```\n{grid}\n```", 2000), ephemeral=True)
         return
-    png = await look.service.picture(
-        look.rec.id, render_kingdom, game, index, names, colours, lang=lang, **look.drawing
-    )
+    png = await pictures.draw(render_kingdom, game, index, names, colours, lang=lang, **look.drawing)
     alt = describe(kingdom_alt_text, game, index, names, lang=lang)
     files = [discord.File(io.BytesIO(png), "kingdom.png", description=alt or None)] if png else []
     await interaction.followup.send(
@@ -168,7 +169,7 @@ async def _look_scores(interaction: discord.Interaction, look: Look) -> None:
 
 async def _look_remaining(interaction: discord.Interaction, look: Look) -> None:
     game, lang = look.game, look.lang
-    png = await look.service.picture(look.rec.id, render_remaining, game, lang=lang, **look.drawing)
+    png = await pictures.draw(render_remaining, game, lang=lang, **look.drawing)
     unseen = len(game.unseen_dominoes())
     total = unseen + len(game.revealed)
     text = translate_plural(lang, *(M.UNSEEN_OF_OVER if game.is_over else M.UNSEEN_OF), unseen, total=total)
@@ -181,7 +182,7 @@ async def _look_history(interaction: discord.Interaction, look: Look) -> None:
     actions = await service.store.get_actions(look.rec.id, include_undone=False)
     lines = await asyncio.to_thread(history_lines, look.game, [a.action for a in actions], look.rec.seats, lang)
     text, page, pages = history_page(lines, look.page, lang)
-    view = service.history_view(look.rec.id, page, pages, lang) if pages > 1 else None
+    view = history_view(look.rec.id, page, pages, lang) if pages > 1 else None
     if look.edit:
         await interaction.edit_original_response(content=text, view=view)
     else:

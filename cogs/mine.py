@@ -9,8 +9,9 @@ from db.models import GameStatus
 from i18n import messages as M
 from i18n import translate
 
-from .common import game_name, seat_name
 from .service import GameService
+from .tabletext import table_link
+from .words import game_name, seat_name
 
 PAGE = 10
 
@@ -20,7 +21,7 @@ async def game_lines(service: GameService, user_id: int, guild_id: int | None, l
     mine, others = [], []
     for summary in await service.store.active_games_of(user_id, guild_id):
         where = {"game": game_name(summary.kind, lang), "channel": f"<#{summary.channel_id}>"}
-        link = service.table_link(summary)  # type: ignore[arg-type]
+        link = table_link(summary)  # type: ignore[arg-type]
         jump = f" — {link}" if link else ""
         if summary.status == GameStatus.LOBBY:
             others.append(translate(lang, M.MINE_WAITING, link=jump, **where))

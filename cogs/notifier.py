@@ -29,11 +29,15 @@ from engine import Game
 from i18n import first_supported, translate
 from i18n import messages as M
 
-from .common import UserError, decision_words, game_name, mention, pings, strip_controls
+from .common import pings, strip_controls
+from .controls import turn_view
 from .decide import turn_key
+from .tabletext import table_link
+from .words import UserError, decision_words, game_name, mention
 
 if TYPE_CHECKING:
     from .commit import Commits
+    from .games import Games
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +83,10 @@ class Host(Protocol):
 
     bot: discord.Client
     store: GameStore
+    games: Games
     commits: Commits  # the one path that writes a game (here: the turn's timer)
     owner: str
     clock: Callable[[], datetime]
-    turn_view: Callable[[GameRecord, Game], discord.ui.View]
-
-    async def get(self, game_id: int) -> GameRecord: ...
-
-    def table_link(self, rec: GameRecord) -> str | None: ...
 
     async def abandon_channel(self, channel_id: int) -> list[int]: ...
 
@@ -187,7 +187,7 @@ class Notifier:
                 continue  # still on its way here (a long rate limit): its lease ran out, it is not lost
             notice = TurnNotice.from_claim(pending.game_id, pending.turn_key, pending.user_id, pending.kind)
             try:
-                rec = await self.host.get(pending.game_id)
+                rec = await self.host.games.get(pending.game_id)
             except UserError:
                 rec = None
             if rec is None or their_turn(rec, notice) is None:
@@ -212,7 +212,7 @@ class Notifier:
     async def _deliver_now(self, notice: TurnNotice) -> None:
         host, store = self.host, self.host.store
         try:
-            rec = await host.get(notice.game_id)
+            rec = await host.games.get(notice.game_id)
         except UserError:
             return
         game = their_turn(rec, notice)
@@ -283,7 +283,7 @@ class Notifier:
         lang = lang_of_table(rec)
         d = game.decision()
         assert d is not None
-        link = self.host.table_link(rec)
+        link = table_link(rec)
         values = {
             "game": game_name(rec.kind, lang),
             "where": f"<#{rec.channel_id}>",
@@ -305,7 +305,7 @@ class Notifier:
             try:
                 data = await bot.http.start_private_message(user_id)
                 message = await bot.get_partial_messageable(int(data["id"])).send(
-                    text, view=self.host.turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
+                    text, view=turn_view(rec, game), allowed_mentions=discord.AllowedMentions.none()
                 )
             except (discord.Forbidden, discord.NotFound) as error:
                 log.info("Game %s: no DM to user %s (%s)", rec.id, user_id, error)
@@ -322,7 +322,7 @@ class Notifier:
     async def _retire_if_passed(self, game_id: int, key: int) -> None:
         """The turn may have passed while the direct message was on its way: its button goes at once."""
         try:
-            rec = await self.host.get(game_id)
+            rec = await self.host.games.get(game_id)
         except UserError:
             return
         game = rec.game
@@ -347,7 +347,7 @@ class Notifier:
         text = self._words(rec, game, kind, dm=False, player=mention(rec.seats, d.player, lang_of_table(rec)))
         channel = self.host.bot.get_partial_messageable(rec.channel_id)
         try:
-            await channel.send(text, view=self.host.turn_view(rec, game), allowed_mentions=pings(user_id))
+            await channel.send(text, view=turn_view(rec, game), allowed_mentions=pings(user_id))
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:  # the channel or thread was deleted: its game is over
                 await self.host.abandon_channel(rec.channel_id)

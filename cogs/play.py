@@ -13,23 +13,16 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 
 from .board import open_board
-from .common import (
-    UserError,
-    building_name,
-    direction_word,
-    domino_words,
-    effect_words,
-    quote_typed,
-)
 from .context import Context, context_of
 from .views import after_action, after_undo, build_panel, guarded, show_panel
+from .words import UserError, building_name, direction_word, domino_words, effect_words, quote_typed
 
 
 async def _legal(ctx: Context, kind: type):
     """(game, decision, legal actions of `kind`) for the person typing; nothing unless it is their decision, so
     autocomplete only ever offers legal values."""
     try:
-        rec = await ctx.service.active(ctx.interaction.channel_id, playing=True)  # type: ignore[arg-type]
+        rec = await ctx.service.games.active(ctx.interaction.channel_id, playing=True)  # type: ignore[arg-type]
     except UserError:
         return None, None, []
     game = rec.game
@@ -92,7 +85,7 @@ class PlayCog(commands.Cog):
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
             check_typed(interaction)
-            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            rec = await ctx.service.games.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             try:
                 action = make_action(rec)
             except ValueError:  # unreadable input (the commands say which part where they can): change nothing
@@ -114,7 +107,7 @@ class PlayCog(commands.Cog):
 
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            rec = await ctx.service.games.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             if rec.seat_of(ctx.player) is None:
                 raise UserError(M.NOT_PLAYING)
             panel = await build_panel(rec, ctx.player, lang=ctx.lang)
@@ -274,7 +267,7 @@ class PlayCog(commands.Cog):
 
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await ctx.service.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
+            rec = await ctx.service.games.active(interaction.channel_id, playing=True)  # type: ignore[arg-type]
             outcome = await ctx.service.undo(rec.id, interaction.user.id)
             # the warning: the table could not be posted; the undo is done all the same
             await after_undo(ctx, rec.id, outcome.warning_in(ctx.lang))

@@ -1,72 +1,135 @@
-"""Showing a game on Discord: a `Result` of the game service becomes the table message in its channel.
+"""Showing the games: a listener of every saved change, and a `Result` of the game service posted as the game's
+table, once per version of the game, even with several processes.
 
-The presenter posts the table (its words from `cogs.tabletext`, its pictures from `cogs.pictures`, its controls from
-`cogs.controls`) once per version of the game, even with several processes, takes the controls off the previous
-one, and hands the notifier whom to tell. It decides nothing about the game and writes the store only through the
-commit path (which message shows which version).
+The presenter hears each change the commit path announces (`heard`): the events that wait for the next table, what
+a taken-back move or an ended game no longer needs to say, a lobby's new state (shown on its message) and a cancel
+(said in its channel). It posts through its `Tables` (Discord's channels: `cogs.tables.DiscordTables`; the local
+board's: nothing to post), decides whom the table pings, records which message shows which version (through the
+commit path) and hands the notifier whom to tell. It decides nothing about the game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
-
-import discord
 
 from db.models import GameRecord
 from engine import Event, Game
 from i18n import messages as M
 from i18n import translate
-from render import render_score_sheet, render_table_pictures
-from render.alt import chart_alt_text, kingdoms_alt_text, replay_alt_text, sheet_alt_text, table_alt_text
-from render.chart import render_score_chart
-from render.replay import FILE_NAME as REPLAY_FILE_NAME
 
 from . import pictures
-from .common import UserError, pings, strip_controls
-from .controls import table_view
-from .decide import Result, game_language, turn_key
+from .decide import Change, Result, turn_key
 from .notifier import TurnNotice
-from .tabletext import describe, names_and_colours, table_content
+from .words import UserError
 
 if TYPE_CHECKING:
     from .commit import Commits
+    from .games import Games
     from .notifier import Notifier
 
 log = logging.getLogger(__name__)
 
 TABLE_LEASE_SECONDS = 120.0  # how long a process may take to post a table before another one may
-UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel or thread
 
 
 class Host(Protocol):
-    """What the presenter needs from the game service (its seams: tests and the local board replace `post_table`)."""
+    """What the presenter needs from the game service."""
 
-    bot: discord.Client
     owner: str
-    story_at_end: bool
+    games: Games
     commits: Commits
     notifier: Notifier
     clock: Callable[[], datetime]
 
-    async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None: ...
 
-    async def abandon_channel(self, channel_id: int) -> list[int]: ...
+class Tables(Protocol):
+    """Where the games are shown: a table message per version, a lobby's message, what is said in a game's channel.
+    Discord's channels (`cogs.tables.DiscordTables`), or nothing but the board (`web.local.BoardOnly`)."""
 
-    async def picture(self, game_id: int, render: Callable[..., object], *args: object, **kwargs: object) -> object: ...
+    async def post_table(
+        self, rec: GameRecord, game: Game, events: list[Event], *, note: str, ping: int | None
+    ) -> int | None:
+        """Post the table (its words, pictures and controls; `ping`: the person its mention notifies) and take the
+        controls off the previous one; the new message's id (None: no message)."""
+
+    async def post_lobby(self, rec: GameRecord, note: str) -> int | None:
+        """Post a new lobby's message; its id (None: no message). A refusal (`UserError`) says why it could not."""
+
+    async def show_lobby(self, rec: GameRecord) -> None:
+        """Show a lobby's new state on its message (`rec.table_message_id`)."""
+
+    async def lobby_closed(self, rec: GameRecord, text: str) -> None:
+        """Show on a lobby's message that it closed (`text`), without its controls."""
+
+    async def cancelled(self, rec: GameRecord, by: int | None) -> None:
+        """Say in the game's channel that `by` cancelled it; take the controls off its table."""
 
 
 class Presenter:
-    """Posts the tables of the games of one bot process."""
+    """Shows the games of one bot process."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, tables: Tables) -> None:
         self.host = host
+        self.tables = tables
         self.notes: dict[int, list[str]] = {}  # per game: lines for its next table (the start, a deadline)
+        self.unshown: dict[int, list[Event]] = {}  # per game: what was saved since its table was last posted
+        self._showing: dict[int, asyncio.Future] = {}  # per game: the last of its lobby's shows, in order
 
+    # -- hearing the changes ----------------------------------------------------------------------------------------
+    def heard(self, change: Change) -> None:
+        gid = change.game_id
+        if change.kind == "move":
+            self.unshown.setdefault(gid, []).extend(change.events)
+        elif change.kind == "undo":
+            self.forget(gid)
+        elif change.kind == "cancel":
+            self.forget(gid)
+            if change.reason == "cancelled":
+                self._show(gid, lambda: self._cancelled(gid, change.by))
+        elif change.kind in ("lobby", "start") and change.record is not None:
+            rec = change.record
+            if rec.table_message_id is not None:  # a lobby with a message (a new one's is posted by `post_lobby`)
+                self._show(gid, lambda: self.tables.show_lobby(rec))
+
+    def _show(self, gid: int, show: Callable[[], Awaitable[None]]) -> None:
+        """Show a lobby's change after the game's earlier ones (in the order heard), in the background: a listener
+        does not wait for Discord. A failure is logged: the game is saved."""
+        before = self._showing.get(gid)
+
+        async def in_turn() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            try:
+                await show()
+            except Exception:
+                log.info("Game %s: its lobby's message could not be updated", gid, exc_info=True)
+
+        task = self._showing[gid] = asyncio.ensure_future(in_turn())
+        task.add_done_callback(lambda t: self._showing.pop(gid, None) if self._showing.get(gid) is t else None)
+
+    async def shown(self, gid: int) -> None:
+        """Until what was heard of the game so far is shown (a lobby operation answers its person after it)."""
+        task = self._showing.get(gid)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def idle(self) -> None:
+        while self._showing:
+            await asyncio.gather(*list(self._showing.values()), return_exceptions=True)
+
+    async def _cancelled(self, gid: int, by: int | None) -> None:
+        rec = await self.host.games.get(gid)
+        if rec.table_message_id is None:
+            return
+        if rec.game is None:  # cancelled in its lobby: the lobby's message says so, without its controls
+            await self.tables.show_lobby(rec)
+        await self.tables.cancelled(rec, by)
+
+    # -- tables -------------------------------------------------------------------------------------------------------
     def note(self, game_id: int, line: str) -> None:
         if line:
             self.notes.setdefault(game_id, []).append(line)
@@ -74,22 +137,28 @@ class Presenter:
     def forget(self, game_id: int) -> None:
         """The game's table will not be posted for what it waited to say (it ended, or a move was taken back)."""
         self.notes.pop(game_id, None)
-        self.host.commits.unshown.pop(game_id, None)
+        self.unshown.pop(game_id, None)
 
     def has_news(self, game_id: int) -> bool:
-        return bool(self.host.commits.unshown.get(game_id) or self.notes.get(game_id))
+        return bool(self.unshown.get(game_id) or self.notes.get(game_id))
+
+    async def post_lobby(self, rec: GameRecord, note: str = "") -> None:
+        """Post a new lobby's message, and record which message shows the lobby."""
+        message_id = await self.tables.post_lobby(rec, note)
+        if message_id is not None:
+            await self.host.commits.table_shown(rec, rec.channel_id, message_id)
 
     async def publish(self, result: Result, *, note: str = "") -> None:
         """Post the table with everything that happened since the last one: once per version of the game, even
         with several processes (the store hands the posting to one of them)."""
         host, commits = self.host, self.host.commits
-        result.record = rec = await commits.get(result.record.id)
+        result.record = rec = await host.games.get(result.record.id)
         if not await commits.store.claim_table_post(rec.id, rec.version, host.owner, TABLE_LEASE_SECONDS, host.clock()):
             return  # another process, or an earlier call, posts this version's table
         self.note(rec.id, note)
-        events = commits.unshown.get(rec.id, [])
+        events = self.unshown.get(rec.id, [])
         try:
-            await host.post_table(rec, events, note="\n".join(self.notes.get(rec.id, [])))
+            await self._post(rec, events, note="\n".join(self.notes.get(rec.id, [])))
         except BaseException:
             await commits.store.release_table_post(rec.id, rec.version, host.owner)  # the next attempt may try
             raise
@@ -110,42 +179,12 @@ class Presenter:
 
             result.warning = warning
 
-    async def table_files(self, rec: GameRecord, game: Game) -> tuple[list[discord.File], bool]:
-        """The table's pictures (and, at the end, the score sheet and the story); False when the table's own picture
-        could not be drawn (the text goes out alone, and says so)."""
-        names, colours = names_and_colours(rec)
-        d = game.decision()
-        lang = game_language(rec)
-        files = []
-        # A Royal Wedding table comes as two pictures (render.table.splits), the kingdoms second.
-        pngs = await self.host.picture(
-            rec.id, render_table_pictures, game, names, colours, d.player if d else None, lang=lang
-        )
-        if pngs:
-            alts = (
-                describe(table_alt_text, game, names, lang=lang),
-                describe(kingdoms_alt_text, game, names, lang=lang),
-            )
-            for png, name, alt in zip(pngs, ("table.png", "kingdoms.png"), alts, strict=False):
-                files.append(discord.File(io.BytesIO(png), filename=name, description=alt or None))
-        if game.is_over:
-            sheet = await self.host.picture(rec.id, render_score_sheet, game, names, colours, lang=lang)
-            if sheet is not None:
-                alt = describe(sheet_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(sheet), filename="scores.png", description=alt or None))
-            if self.host.story_at_end:
-                files.extend(await self.story_files(rec, game))
-        return files, bool(pngs)
-
-    async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
-        """Send the table picture with the turn's words; take the controls off the previous table."""
+    async def _post(self, rec: GameRecord, events: list[Event], *, note: str) -> None:
+        """Post the table (mentioning the player to act, if their settings and the pings so far allow), record it as
+        the one showing this version, and hand the notifier whom to tell."""
         host = self.host
         game = rec.game
         assert game is not None
-        files, drawn = await self.table_files(rec, game)
-        if not drawn:
-            note = (note + "\n" if note else "") + translate(game_language(rec), M.PICTURE_FAILED)
-        content = table_content(rec, game, events, note)
         d = game.decision()
         to_act = rec.seat_of(d.player) if d else None
         user_id = to_act.user_id if to_act is not None else None
@@ -154,10 +193,8 @@ class Presenter:
         if user_id is not None:
             settings = await host.commits.store.get_user_settings(user_id)
             ping = user_id if host.notifier.table_ping(rec.id, key, user_id, settings, now) else None
-        board = getattr(host.bot, "board", None) is not None  # "Open the board" (cogs.board answers it)
-        message = await self._send(rec, content, files, table_view(rec, game, board=board), ping)
-        await strip_controls(host.bot, rec.table_channel_id or rec.channel_id, rec.table_message_id)
-        await host.commits.table_shown(rec, rec.channel_id, message.id)
+        message_id = await self.tables.post_table(rec, game, events, note=note, ping=ping)
+        await host.commits.table_shown(rec, rec.channel_id, message_id)
         if ping is not None:
             host.notifier.pinged(rec.id, key, ping, now)
         host.notifier.turn_passed(rec.id, None if game.is_over else key)
@@ -165,71 +202,3 @@ class Presenter:
             pictures.game_over(host, rec)  # the post-game review, worked out at low priority, posted once
         if user_id is not None:  # told outside the lock, by the person's choice (DM, quiet hours...)
             host.notifier.submit(TurnNotice(rec.id, key, user_id))
-        return message
-
-    async def _send(
-        self, rec: GameRecord, content: str, files: list[discord.File], view: discord.ui.View, ping: int | None
-    ) -> discord.Message:
-        channel = self.host.bot.get_partial_messageable(rec.channel_id)
-        try:
-            return await channel.send(content=content, files=files, view=view, allowed_mentions=pings(ping))
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_CHANNEL:
-                await self.host.abandon_channel(rec.channel_id)
-                raise UserError("This channel no longer exists: its game has ended.") from None
-            raise
-        except discord.Forbidden:
-            log.warning("Cannot post the table of game %s in channel %s: missing permissions", rec.id, rec.channel_id)
-            raise UserError(
-                "I cannot post the table in this channel: I need the Send Messages and Attach Files permissions "
-                "(and Send Messages in Threads in a thread)."
-            ) from None
-
-    async def story_files(
-        self,
-        rec: GameRecord,
-        game: Game,
-        *,
-        replay: bool = True,
-        chart: bool = True,
-        lang: str | None = None,
-        asker: pictures.Asker | None = None,
-    ) -> list[discord.File]:
-        """The game told again: the animated replay and the score chart, with their descriptions, in `lang` (a
-        private look passes the viewer's language; by default the game's). Empty (logged) when they cannot be made;
-        a game never waits on them. A look passes its `asker`: it waits behind the game's own pictures and may be
-        refused with `pictures.PicturesBusy`. A finished game's are drawn once and kept (cogs/pictures.py)."""
-        names, colours = names_and_colours(rec)
-        log_data = [(p, a.to_dict()) for p, a in game.log]
-        config = game.config.to_dict()
-        lang = lang or game_language(rec)
-        shown = (config, game.seed, log_data, names, colours, lang)
-        options = {
-            "on_disk": game.is_over,
-            "priority": pictures.Priority.HEAVY if asker else pictures.Priority.STORY,
-            "asker": asker,
-            "lang": lang,
-        }
-        files = []
-        if replay:
-            key = pictures.picture_key(rec.id, "replay", *shown)
-            gif = await pictures.kept(key, pictures.replay_gif, config, game.seed, log_data, names, colours, **options)
-            if gif is not None:
-                alt = await asyncio.to_thread(describe, replay_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(gif), filename=REPLAY_FILE_NAME, description=alt or None))
-        if chart:
-            key = pictures.picture_key(rec.id, "chart", *shown)
-            png = await pictures.kept(key, render_score_chart, config, game.seed, log_data, names, colours, **options)
-            if png is not None:
-                alt = await asyncio.to_thread(describe, chart_alt_text, game, names, lang=lang)
-                files.append(discord.File(io.BytesIO(png), filename="chart.png", description=alt or None))
-        return files
-
-    async def lobby_closed(self, rec: GameRecord, text: str) -> None:
-        """Show on a lobby's message that it closed (`text`), without its controls."""
-        if rec.table_message_id is None:
-            return
-        channel = self.host.bot.get_partial_messageable(rec.channel_id)
-        await channel.get_partial_message(rec.table_message_id).edit(
-            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
-        )

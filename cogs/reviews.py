@@ -34,7 +34,8 @@ from i18n import translate
 from render.review import ITEMS, action_words, points_words, render_review, round_words
 
 from . import pictures
-from .service import game_language, names_and_colours
+from .decide import game_language
+from .tabletext import names_and_colours
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ pictures.when_game_over(review_when_over)
 
 async def post_review(service: Any, game_id: int) -> bool:
     """Work out (or read) the game's review and post it in its channel unless it already was; True if posted."""
-    rec = await service.get(game_id)
+    rec = await service.games.get(game_id)
     game = rec.game
     if game is None or not game.is_over:
         return False

@@ -1,17 +1,22 @@
-"""The game service: the one door through which the cogs and the web board change and show a game.
+"""The game service: the one door through which every front end (Discord's cogs, the web board) and every
+background worker changes a game.
 
 It composes the rooms of the house and holds no rules of its own:
 
-- `cogs.decide`: what a move means (the rules' helpers, the `Result` of a change), no Discord, no store;
-- `cogs.commit`: the one commit path (load, check the version, apply, save in one transaction, return the result)
-  that every writer uses: people, forced claims, computers, deadlines, undo, the start and the lobby;
-- `cogs.presenter`: a result becomes the table message in its channel (once per version);
+- `cogs.games`: reading games (`games`), with the refusals a person is shown;
+- `cogs.commit`: the one commit path (`commits`: check the version, apply, save in one transaction, announce the
+  change to its listeners) that every writer uses: people, forced claims, computers, deadlines, undo, the start and
+  the lobby;
+- `cogs.lobbyrules`: the lobby's rules (seats, host, computer players, swaps, can it start), no Discord;
+- `cogs.presenter`: a listener of the changes and what shows them (`tables`: Discord's channels, or nothing but the
+  board), the table once per version;
 - `cogs.notifier`: turn messages, pings and reminders, sent outside every lock;
 - `cogs.computers`: the computer players' background chains;
 - `cogs.timers`: deadlines, reminders, expired lobbies and the repair pass.
 
-A move runs under its channel's lock (`lock`): decide and save, then show. Two clicks at once never corrupt a game:
-the second is told that the table changed.
+Every operation that changes a game holds its channel (`Commits.hold`) while it decides, saves and shows: two
+clicks at once never corrupt a game; the second is told that the table changed. Reads go to `games` directly, the
+rooms' own work (a look's pictures, the timers' passes) to the room.
 """
 
 from __future__ import annotations
@@ -21,60 +26,97 @@ import dataclasses
 import logging
 import random
 import socket
-import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Protocol
 
-import discord
-
-from db.errors import StoreError
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
+from db.errors import CorruptGame, SeatConflict, StaleVersion, StoreError, WrongStatus
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
 from db.store import GameStore
-from engine import Action, Event, Game, action_from_dict
+from engine import Action, Game, action_from_dict
 from engine.ai import BUDGET_FACTORS, make_agent
 from i18n import messages as M
-from i18n import translate
+from i18n import translate, translate_plural
 
-from . import pictures
-from .commit import Commits
-from .common import UserError, domino_words, kingdom_name, seat_name
+from . import lobbyrules as rules
+from .commit import Commits, Listener
 from .computers import Computers
-from .controls import history_view, table_view, turn_view
-from .decide import (
-    BY_DEADLINE,
-    MADE_BY,
-    OPTIONAL_STEPS,
-    STALE,
-    MoveOutcome,
-    NoGameHere,
-    Result,
-    game_language,
-    made_by_deadline,
-    next_seat,
-    same_turn_step,
-    skip_optional,
-    turn_key,
-    undo_plan,
-    utcnow,
-)
-from .lobbytext import lobby_text
+from .decide import STALE, Result, game_language, next_seat, undo_plan, utcnow
+from .games import Games
 from .notifier import Notifier
-from .presenter import Presenter
-from .tabletext import describe, fit_table, names_and_colours, pack_lines, setup_words, table_content, table_link
-from .timers import REPAIR_GRACE_SECONDS, Timers
+from .presenter import Presenter, Tables
+from .tables import DiscordTables
+from .tabletext import setup_words
+from .timers import Timers
+from .words import UserError, safe, seat_name
 
 log = logging.getLogger(__name__)
 
 HARD_BUDGET_SECONDS = 1.0
 
+Words = Callable[[str], str]  # a sentence in the language asked for
+
+
+class BoardAccess(Protocol):
+    """The web board as the Discord side sees it (web/ gives it; None without a board): a person's signed link to a
+    game's board, and whether the board opens inside Discord (the Activity's sign-in is set up)."""
+
+    link_minutes: int
+    activity: bool
+
+    def link(self, game_id: int, user_id: int, seat: int | None) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who acts at the lobby's door: their user id, the name a seat of theirs gets, and whether they may manage the
+    channel (cancel another's table)."""
+
+    user_id: int
+    name: str = ""
+    manages: bool = False
+
+    @property
+    def player(self) -> str:
+        return str(self.user_id)
+
+
+@dataclass
+class LobbyChange:
+    """What a lobby operation did: the game as it is now, a sentence for the person who acted (in their language),
+    whether the table is gone (`closed`), and the start's result (`started`)."""
+
+    record: GameRecord
+    said: Words
+    closed: bool = False
+    started: Result | None = None
+
+
+def mention(rec: GameRecord, user_id: int) -> str:
+    """How Discord's words name a person: a mention (the messages say whom they ping)."""
+    return f"<@{user_id}>"
+
 
 class GameService:
-    """Shared by the cogs and the web board: loading games, moves, computer seats, the table, timers."""
+    """Shared by the cogs and the web board: the door for every change of a game, over the rooms that do the work."""
 
-    def __init__(self, bot: discord.Client, store: GameStore, *, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        bot: Any,
+        store: GameStore,
+        *,
+        tables: Callable[[Any], Tables] = DiscordTables,
+        board: BoardAccess | None = None,
+        naming: rules.Naming = mention,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.bot = bot
         self.clock = clock
-        self.commits = Commits(store, lambda: self.clock())
+        self.board = board
+        self.naming = naming  # how this front end names a person in refusals and answers
+        self.games = Games(store)
+        self.commits = Commits(self.games, lambda: self.clock())
         self.hard_budget = HARD_BUDGET_SECONDS
         # Seconds the computer players wait before answering a person's move that can still be taken back: a
         # misclick can be undone before they act (Settings.computer_delay; 0 in tests).
@@ -83,7 +125,9 @@ class GameService:
         self.ai_pool = None  # an engine.ai.pool.AIPool when the bot thinks in worker processes (AI_WORKERS > 0)
         self.seeds: random.Random = random.SystemRandom()  # where new games get their seed; tests may fix it
         self.notifier = Notifier(self)  # turn DMs, pings and reminders: decided here, sent outside every lock
-        self.presenter = Presenter(self)
+        self.tables = tables(self)  # where its games are shown: Discord's channels, or (local) the board alone
+        self.presenter = Presenter(self, self.tables)
+        self.commits.listeners.append(self.presenter)
         self.computers = Computers(self)
         self.timers = Timers(self)
         # This process's name in the store's claims: stable across restarts of the same shards on the same host,
@@ -94,37 +138,16 @@ class GameService:
 
     @property
     def store(self) -> GameStore:
-        return self.commits.store
+        return self.games.store
 
-    @property
-    def _locks(self) -> weakref.WeakValueDictionary[int, asyncio.Lock]:
-        return self.commits.locks
-
-    @property
-    def _chains(self) -> dict[int, asyncio.Task]:
-        return self.computers.chains
+    def listen(self, listener: Listener) -> None:
+        """`listener` hears of every change this service's commit path commits, from now on (once however often it
+        asks): the web boards' hub, beside the presenter."""
+        if listener not in self.commits.listeners:
+            self.commits.listeners.append(listener)
 
     def new_seed(self) -> int:
         return self.seeds.randrange(2**62)
-
-    # -- loading (the commit path's) ------------------------------------------------------------------------------
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        return self.commits.lock(channel_id)
-
-    async def channel_of(self, game_id: int) -> int:
-        return await self.commits.channel_of(game_id)
-
-    async def get(self, game_id: int) -> GameRecord:
-        return await self.commits.get(game_id)
-
-    async def at_version(self, game_id: int, version: int) -> GameRecord:
-        return await self.commits.at_version(game_id, version)
-
-    async def active(self, channel_id: int, *, playing: bool = False) -> GameRecord:
-        return await self.commits.active(channel_id, playing=playing)
-
-    async def latest(self, channel_id: int) -> GameRecord:
-        return await self.commits.latest(channel_id)
 
     # -- moves ----------------------------------------------------------------------------------------------------
     async def play(
@@ -141,7 +164,7 @@ class GameService:
         With `through_optional`, the optional steps of the turn (tax, build, dragon) that come before the action's
         own step are skipped first; a `Skip` then means "done with the optional steps". The computer players who
         act next play in the background, each move under the lock only while it is saved."""
-        async with self.lock(await self.channel_of(game_id)):
+        async with self.commits.hold(game_id):
             result = await self.commits.play(
                 game_id, user_id, action, expected_version=expected_version, through_optional=through_optional
             )
@@ -152,10 +175,9 @@ class GameService:
         """Take back the person's last action (and the claim that was then made for them), while nobody acted
         after it and nothing hidden came into view since (`undo_plan`). Computer players waiting to answer the move
         (`computer_delay`) do not play it."""
-        async with self.lock(await self.channel_of(game_id)):
+        async with self.commits.hold(game_id):
             result, was_theirs = await self.commits.undo(game_id, user_id)
-            self.stop_computers(game_id)  # their turn is gone with the move (they waited, or thought: nothing saved)
-            self.presenter.forget(game_id)
+            self.computers.stop(game_id)  # their turn is gone with the move (they waited, or thought: nothing saved)
             rec = result.record
             if was_theirs and rec.table_message_id is not None:
                 # A step of their own turn: the table on screen still names them, and stays.
@@ -165,15 +187,6 @@ class GameService:
             note = translate(game_language(rec), M.UNDO_PUBLIC, name=name)
             await self.presenter.publish_or_warn(result, note=note)
             return result
-
-    async def start(self, rec: GameRecord) -> Result:
-        """Turn a lobby into a game (seats in order, teams by consecutive pairs) and post the first table (the
-        caller holds the channel's lock)."""
-        result = await self.commits.start(rec)
-        rec, game = result.record, result.game
-        limit = translate(game_language(rec), M.KINGDOM_LIMIT, size=game.setup.kingdom_size)
-        await self.after_move(result, mover=None, note=f"{setup_words(rec, game.config)} {limit}")
-        return result
 
     async def undo_refusal(self, rec: GameRecord, user_id: int) -> UserError | None:
         """Why an undo by `user_id` would be refused now (the same rules as `undo`), or None when it would be done:
@@ -207,7 +220,7 @@ class GameService:
             nxt = next_seat(rec, game)
             if nxt is not None and nxt.is_computer:
                 result.computers_wait = await self._undo_window(rec, game, mover)
-                self.schedule_computers(rec.id, delay=result.computers_wait)
+                self.computers.schedule(rec.id, delay=result.computers_wait)
             elif (
                 game.is_over
                 or nxt is None
@@ -229,34 +242,263 @@ class GameService:
 
             result.warning = warning
 
-    # -- computer players -----------------------------------------------------------------------------------------
-    def schedule_computers(self, game_id: int, *, delay: float = 0.0) -> asyncio.Task:
-        return self.computers.schedule(game_id, delay=delay)
+    # -- the lobby --------------------------------------------------------------------------------------------------
+    async def check_limits(self, guild_id: int | None, user_id: int, *, hosting: bool) -> None:
+        """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
+        if guild_id is None:
+            return
+        limits = await self.store.get_guild_settings(guild_id)
+        if hosting:
+            hosted = await self.store.count_lobbies_hosted(guild_id, user_id)
+            if hosted >= limits.max_lobbies_per_member:
+                limit = limits.max_lobbies_per_member
+                raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_HOSTED, hosted, limit=limit))
+        playing = await self.store.count_active_games_of(guild_id, user_id)
+        if playing >= limits.max_games_per_member:
+            limit = limits.max_games_per_member
+            raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_PLAYING, playing, limit=limit))
 
-    def stop_computers(self, game_id: int) -> None:
+    async def open_table(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        host: Person,
+        kind: str,
+        options: dict,
+        seats: Sequence[Seat],
+        reminder_hours: float | None = None,
+        deadline_hours: float | None = None,
+        note: str = "",
+    ) -> GameRecord:
+        """Open a lobby in the channel (the host's limits checked) and show it (`Tables.post_lobby`). Raises
+        `ActiveGameExists` when the channel has a game; a lobby that cannot be shown is cancelled again (it would
+        block its channel unseen)."""
+        await self.check_limits(guild_id, host.user_id, hosting=True)
+        rec = await self.commits.open_lobby(
+            channel_id=channel_id,
+            guild_id=guild_id,
+            host_user_id=host.user_id,
+            kind=kind,
+            config=options,
+            seats=list(seats),
+            seed=self.new_seed(),
+            reminder_hours=reminder_hours,
+            deadline_hours=deadline_hours,
+        )
+        async with self.commits.hold(rec.id):
+            try:
+                await self.presenter.post_lobby(rec, note)
+            except BaseException:
+                await self.commits.cancel(rec.id)
+                raise
+            return await self.games.get(rec.id)
+
+    async def _lobby(self, game_id: int, operation, expected_version: int | None = None) -> LobbyChange:
+        """Run a lobby operation (`operation(rec) -> LobbyChange`) under the game's hold, on its newest record (or
+        refused as out of date when `expected_version` is not it); then wait until the change is shown."""
+        async with self.commits.hold(game_id):
+            rec = await self.games.get(game_id)
+            if expected_version is not None and rec.version != expected_version:
+                raise UserError(STALE)
+            try:
+                change = await operation(rec)
+            except (StaleVersion, SeatConflict, WrongStatus):
+                raise UserError(STALE) from None
+        await self.presenter.shown(game_id)
+        return change
+
+    async def join(self, game_id: int, person: Person, *, expected_version: int | None = None) -> LobbyChange:
+        """The person takes the next free seat."""
+
+        async def join(rec: GameRecord) -> LobbyChange:
+            seat = rules.joining(rec, person.user_id, person.name)
+            await self.check_limits(rec.guild_id, person.user_id, hosting=False)
+            rec = await self.commits.join(rec, seat)
+            return LobbyChange(rec, lambda lang: translate(lang, M.JOINED))
+
+        return await self._lobby(game_id, join, expected_version)
+
+    async def leave(self, game_id: int, person: Person, *, expected_version: int | None = None) -> LobbyChange:
+        """The person leaves their seat (the host's role goes to the next person; the last person closes the
+        table)."""
+
+        async def leave(rec: GameRecord) -> LobbyChange:
+            leaving = rules.leaving(rec, person.user_id)
+            if leaving.closes:
+                await self.commits.cancel(rec.id, rec.version, by=person.user_id)
+                rec = await self.games.get(rec.id)
+                return LobbyChange(rec, lambda lang: translate(lang, M.LEFT_CLOSED), closed=True)
+            rec = await self.commits.leave(rec, person.player, by=person.user_id)
+            if leaving.new_host is None:
+                return LobbyChange(rec, lambda lang: translate(lang, M.LEFT))
+            rec = await self.commits.hand_host(rec, leaving.new_host, by=person.user_id)
+            host = self.naming(rec, leaving.new_host)
+            return LobbyChange(rec, lambda lang: translate(lang, M.LEFT_NEW_HOST, host=host))
+
+        return await self._lobby(game_id, leave, expected_version)
+
+    async def add_computer(
+        self, game_id: int, by: int, level: str, *, expected_version: int | None = None
+    ) -> LobbyChange:
+        """The host seats a computer player of `level`."""
+
+        async def add(rec: GameRecord) -> LobbyChange:
+            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
+            seats, seat = rules.with_computer(rec, level)
+            rec = await self.commits.reseat(rec, seats, by=by)
+            name = safe(seat.display_name)
+            return LobbyChange(rec, lambda lang: translate(lang, M.SOMEONE_JOINED, name=name))
+
+        return await self._lobby(game_id, add, expected_version)
+
+    async def remove_computer(
+        self, game_id: int, by: int, player_id: str | None = None, *, expected_version: int | None = None
+    ) -> LobbyChange:
+        """The host takes a computer player away (`player_id`, or the last one seated)."""
+
+        async def remove(rec: GameRecord) -> LobbyChange:
+            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
+            seats, seat = rules.without_computer(rec, player_id)
+            rec = await self.commits.reseat(rec, seats, by=by)
+            name = safe(seat.display_name)
+            return LobbyChange(rec, lambda lang: translate(lang, M.SOMEONE_LEFT, name=name))
+
+        return await self._lobby(game_id, remove, expected_version)
+
+    async def set_computer_level(
+        self, game_id: int, by: int, player_id: str, level: str, *, expected_version: int | None = None
+    ) -> LobbyChange:
+        """The host changes how strong a seated computer player is."""
+
+        async def set_level(rec: GameRecord) -> LobbyChange:
+            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
+            seats, seat = rules.with_level(rec, player_id, level)
+            rec = await self.commits.reseat(rec, seats, by=by)
+            name = safe(seat.display_name)
+
+            def said(lang: str) -> str:
+                return translate(lang, M.COMPUTER_LEVEL_SET, name=name, level=translate(lang, M.LEVELS[level]))
+
+            return LobbyChange(rec, said)
+
+        return await self._lobby(game_id, set_level, expected_version)
+
+    async def swap_seats(
+        self, game_id: int, by: int, pair: tuple[str, ...], *, expected_version: int | None = None
+    ) -> LobbyChange:
+        """The host exchanges two seats (how teams of two are arranged: partners sit side by side)."""
+
+        async def swap(rec: GameRecord) -> LobbyChange:
+            rules.only_host(rec, by, M.ONLY_HOST_SEATS, self.naming)
+            rules.seats_of(rec)
+            rec = await self.commits.reseat(rec, rules.swapped(rec.seats, pair), by=by)
+            a, b = (safe(next(s for s in rec.seats if s.player_id == p).display_name) for p in pair)
+            return LobbyChange(rec, lambda lang: translate(lang, M.SWAPPED, first=a, second=b))
+
+        return await self._lobby(game_id, swap, expected_version)
+
+    async def hand_host(self, game_id: int, by: int, to: int, *, expected_version: int | None = None) -> LobbyChange:
+        """The host hands their role to another seated person."""
+
+        async def hand(rec: GameRecord) -> LobbyChange:
+            rules.only_host(rec, by, M.ONLY_HOST_SEATS, self.naming)
+            rec = await self.commits.hand_host(rec, rules.new_host(rec, to), by=by)
+            host = self.naming(rec, to)
+            return LobbyChange(rec, lambda lang: translate(lang, M.HOST_HANDED, host=host))
+
+        return await self._lobby(game_id, hand, expected_version)
+
+    async def start_table(self, game_id: int, by: int, *, expected_version: int | None = None) -> LobbyChange:
+        """The seated host starts the game: the first table is posted."""
+
+        async def start(rec: GameRecord) -> LobbyChange:
+            rules.check_can_start(rec, by, self.naming)
+            result = await self.start(rec)
+            return LobbyChange(
+                result.record,
+                lambda lang: result.warning_in(lang) or translate(lang, M.GAME_STARTED),
+                started=result,
+            )
+
+        return await self._lobby(game_id, start, expected_version)
+
+    async def start(self, rec: GameRecord) -> Result:
+        """Turn a lobby into a game (seats in order, teams by consecutive pairs) and post the first table (the
+        caller holds the game)."""
+        result = await self.commits.start(rec)
+        rec, game = result.record, result.game
+        limit = translate(game_language(rec), M.KINGDOM_LIMIT, size=game.setup.kingdom_size)
+        await self.after_move(result, mover=None, note=f"{setup_words(rec, game.config)} {limit}")
+        return result
+
+    async def cancel_table(
+        self, game_id: int, person: Person, *, expected_version: int | None = None, reason: str = "cancelled"
+    ) -> LobbyChange:
+        """The host (or a member who manages the channel) ends the game, in its lobby or in play; its computer
+        players stop, the turn buttons of its direct messages go."""
+
+        async def cancel(rec: GameRecord) -> LobbyChange:
+            rules.may_cancel(rec, person.user_id, manages=person.manages)
+            await self.end(rec.id, reason=reason, by=person.user_id, expected_version=rec.version)
+            rec = await self.games.get(rec.id)
+            return LobbyChange(rec, lambda lang: translate(lang, M.GAME_CANCELLED_PRIVATE), closed=True)
+
+        return await self._lobby(game_id, cancel, expected_version)
+
+    async def end(
+        self, game_id: int, *, reason: str, by: int | None = None, expected_version: int | None = None
+    ) -> None:
+        """End a game before its end (cancelled, expired, abandoned, unreadable): its computers stop, what waited
+        for its next table is dropped, the turn buttons of its direct messages go (the caller holds it)."""
         self.computers.stop(game_id)
+        await self.commits.cancel(game_id, expected_version, reason=reason, by=by)
+        self.notifier.turn_passed(game_id, None)
 
+    async def close_unreadable(self, channel_id: int, person: Person) -> int | None:
+        """`/game cancel` on a game whose stored data cannot be read: its host or a member who manages the channel
+        closes it, which frees the channel; returns its id. None when the channel's game reads fine (the ordinary
+        cancel applies) or there is none."""
+        summary = await self.store.get_active_summary(channel_id)
+        if summary is None:
+            return None
+        async with self.commits.hold(summary.id, channel_id=channel_id):
+            try:
+                await self.store.get_game(summary.id)
+                return None
+            except CorruptGame:
+                pass
+            if person.user_id != summary.host_user_id and not person.manages:
+                raise UserError(M.UNREADABLE_ONLY_HOST)
+            await self.end(summary.id, reason="unreadable", by=person.user_id)
+        log.warning("Game %s could not be read and was closed by user %s", summary.id, person.user_id)
+        return summary.id
+
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and
+        computer players stop. Returns the games ended."""
+        ended = []
+        for summary in await self.store.list_games(channel_id=channel_id, statuses=ACTIVE_STATUSES):
+            try:
+                await self.end(summary.id, reason="abandoned")
+            except StoreError as error:
+                log.warning("Game %s could not be ended after its channel was deleted: %s", summary.id, error)
+                continue
+            log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
+            ended.append(summary.id)
+        return ended
+
+    # -- computer players -----------------------------------------------------------------------------------------
     def stop_all(self) -> None:
         self.notifier.stop()
         for game_id in list(self.computers.chains):
             self.computers.stop(game_id)
 
     async def idle(self) -> None:
-        """Wait until no computer player is thinking or moving (for tests and shutdown)."""
+        """Wait until no computer player is thinking or moving and nothing is being told (tests and shutdown)."""
         await self.computers.idle()
         await self.notifier.idle()
-
-    def waiting_for_undo(self, game_id: int) -> bool:
-        """Whether the game's computer players are waiting while a person may take their move back."""
-        return self.computers.waiting_for_undo(game_id)
-
-    def offer_undo(self, game_id: int, withdraw: Callable[[], Awaitable[None]]) -> None:
-        """While the computers wait, a panel offers Undo: `withdraw` takes it away when they start (not after)."""
-        self.computers.offer_undo(game_id, withdraw)
-
-    def end_wait(self, game_id: int) -> bool:
-        """Let the waiting computer players play now; False when they were not waiting."""
-        return self.computers.end_wait(game_id)
+        await self.presenter.idle()
 
     async def computer_action(self, game: Game, level: str, *, key: object = None, member: object = None) -> Action:
         """A computer player's choice, computed away from the event loop with a bounded amount of work. An unknown
@@ -273,83 +515,6 @@ class GameService:
         agent = make_agent(level, seed=seed, **options)
         return await asyncio.to_thread(agent.choose, game.clone())
 
-    # -- showing (the presenter's) --------------------------------------------------------------------------------
-    async def post_table(self, rec: GameRecord, events: list[Event], *, note: str = "") -> discord.Message | None:
-        """Send the table picture with the turn's words; take the controls off the previous table."""
-        return await self.presenter.post_table(rec, events, note=note)
-
-    async def story_files(self, rec: GameRecord, game: Game, **options) -> list[discord.File]:
-        """The replay and the score chart (`Presenter.story_files`)."""
-        return await self.presenter.story_files(rec, game, **options)
-
-    async def picture(self, game_id: int, render, *args, **kwargs) -> bytes | None:
-        """A picture drawn by the picture workers (cogs/pictures.py); None (logged) when it cannot be drawn, so a
-        picture never blocks a game: the text goes out alone."""
-        return await pictures.draw(render, *args, **kwargs)
-
-    def table_content(self, rec: GameRecord, game: Game, events: list[Event], note: str = "") -> str:
-        return table_content(rec, game, events, note)
-
-    def table_link(self, rec: GameRecord) -> str | None:
-        return table_link(rec)
-
-    table_view = staticmethod(table_view)
-    turn_view = staticmethod(turn_view)
-    history_view = staticmethod(history_view)
-    lobby_text = staticmethod(lobby_text)
-
-    # -- timers (the timers') -------------------------------------------------------------------------------------
-    async def run_due(self) -> int:
-        return await self.timers.run_due()
-
-    async def expire_lobbies(self) -> list[int]:
-        return await self.timers.expire_lobbies()
-
-    async def repair_tables(self, *, grace: float = REPAIR_GRACE_SECONDS) -> int:
-        return await self.timers.repair_tables(grace=grace)
-
     async def reclaim(self) -> int:
         """At start-up: drop the claims this process's earlier run held (it died holding them)."""
         return await self.store.release_claims_of(self.owner)
-
-    async def abandon_channel(self, channel_id: int) -> list[int]:
-        """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and
-        computer players stop. Returns the games ended."""
-        ended = []
-        for summary in await self.store.list_games(channel_id=channel_id, statuses=ACTIVE_STATUSES):
-            self.stop_computers(summary.id)
-            try:
-                await self.commits.cancel(summary.id, reason="abandoned")
-            except StoreError as error:
-                log.warning("Game %s could not be ended after its channel was deleted: %s", summary.id, error)
-                continue
-            self.presenter.forget(summary.id)
-            self.notifier.turn_passed(summary.id, None)
-            log.info("Game %s ended as abandoned: channel %s was deleted", summary.id, channel_id)
-            ended.append(summary.id)
-        return ended
-
-
-__all__ = [
-    "BY_DEADLINE",
-    "MADE_BY",
-    "OPTIONAL_STEPS",
-    "STALE",
-    "GameService",
-    "MoveOutcome",
-    "NoGameHere",
-    "Result",
-    "describe",
-    "domino_words",
-    "fit_table",
-    "game_language",
-    "kingdom_name",
-    "made_by_deadline",
-    "names_and_colours",
-    "pack_lines",
-    "same_turn_step",
-    "skip_optional",
-    "turn_key",
-    "undo_plan",
-    "utcnow",
-]

@@ -16,9 +16,9 @@ from i18n import messages as M
 from i18n.commands import LANGUAGE_NAMES, language_choices
 
 from .checks import LANGUAGES, checked, time_zone
-from .common import UserError, quote_typed
 from .context import context_of
 from .views import guarded
+from .words import UserError, quote_typed
 
 NOTIFY = {
     "channel": "a mention in the game's channel",

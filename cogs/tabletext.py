@@ -16,7 +16,8 @@ from i18n import TERMS, term, translate, translate_plural
 from i18n import messages as M
 from render import clean_name
 
-from .common import (
+from .decide import game_language
+from .words import (
     breakdown_text,
     clip,
     decision_words,
@@ -27,7 +28,6 @@ from .common import (
     seat_name,
     tiebreak_words,
 )
-from .decide import game_language
 
 log = logging.getLogger(__name__)
 

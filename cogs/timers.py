@@ -22,14 +22,15 @@ from engine import Action, Game
 from i18n import messages as M
 from i18n import translate
 
-from .common import UserError, seat_name
 from .decide import DEADLINE_LEVEL, Result, game_language, next_seat, turn_key
 from .lobbytext import lobby_text
 from .notifier import TurnNotice, quiet_end
+from .words import UserError, seat_name
 
 if TYPE_CHECKING:
     from .commit import Commits
     from .computers import Computers
+    from .games import Games
     from .notifier import Notifier
     from .presenter import Presenter
 
@@ -43,6 +44,7 @@ class Host(Protocol):
     """What the timers need from the game service."""
 
     owner: str
+    games: Games
     commits: Commits
     presenter: Presenter
     computers: Computers
@@ -80,8 +82,8 @@ class Timers:
 
     async def _handle_due(self, game_id: int, now: datetime) -> asyncio.Task | None:
         host, commits = self.host, self.host.commits
-        async with commits.lock(await commits.channel_of(game_id)):
-            rec = await commits.get(game_id)
+        async with commits.hold(game_id):
+            rec = await host.games.get(game_id)
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None or game.is_over:
                 return None
@@ -156,7 +158,7 @@ class Timers:
         try:
             rec = await self.host.commits.store.get_game(game_id)
             text = lobby_text(rec) + "\n" + translate(game_language(rec), M.LOBBY_EXPIRED, hours=float(hours))
-            await self.host.presenter.lobby_closed(rec, text)
+            await self.host.presenter.tables.lobby_closed(rec, text)
         except (discord.HTTPException, StoreError):
             log.info("Lobby %s expired; its message could not be updated", game_id)
 
@@ -172,7 +174,7 @@ class Timers:
             if summary.id in host.computers.chains or summary.updated_at > settled:
                 continue  # its computers are at work, or a move is being saved and shown right now
             try:
-                rec = await commits.get(summary.id)
+                rec = await host.games.get(summary.id)
             except UserError:
                 continue
             posted += await self._repair(rec)
@@ -190,11 +192,11 @@ class Timers:
             host.computers.schedule(rec.id)
             return 0
         try:
-            async with host.commits.lock(rec.channel_id):
+            async with host.commits.hold(rec.id):
                 result = Result(rec, game)
                 again = translate(game_language(rec), M.TABLE_AGAIN)  # said once, however many passes fail
                 presenter = host.presenter
-                waiting = host.commits.unshown.get(rec.id) or again in presenter.notes.get(rec.id, [])
+                waiting = presenter.unshown.get(rec.id) or again in presenter.notes.get(rec.id, [])
                 await presenter.publish(result, note="" if waiting else again)
                 return int(result.table_posted)
         except Exception:

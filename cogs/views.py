@@ -17,12 +17,26 @@ from i18n import messages as M
 from i18n import translate, translate_plural
 from render import render_kingdom, render_offer, render_placement
 from render.alt import kingdom_alt_text
-from render.kingdom import preview_score, preview_scores
 from render.panels import render_confirm, render_steps
 
 from . import pictures
-from .common import (
-    OfGame,
+from .common import OfGame
+from .context import Context, context_of
+from .controls import history_button, look_button, turn_button
+from .decide import (
+    OPTIONAL_STEPS,
+    STALE,
+    NoGameHere,
+    placement_gain,
+    placement_gains,
+    same_turn_step,
+    skip_optional,
+    turn_key,
+)
+from .looks import look_place, send_look
+from .mine import elsewhere
+from .tabletext import describe, names_and_colours
+from .words import (
     UserError,
     building_name,
     building_words,
@@ -35,12 +49,6 @@ from .common import (
     square_words,
     their_turn,
 )
-from .context import Context, context_of
-from .controls import history_button, look_button, turn_button
-from .decide import OPTIONAL_STEPS, STALE, NoGameHere, same_turn_step, skip_optional, turn_key
-from .looks import look_place, send_look
-from .mine import elsewhere
-from .tabletext import describe, names_and_colours
 
 log = logging.getLogger(__name__)
 
@@ -185,23 +193,6 @@ async def panel_png(rec: GameRecord, render, game: Game, *args, lang: str = "en"
 def kingdom_alt(rec: GameRecord, game: Game, kingdom: int, lang: str = "en") -> str:
     names, _ = names_and_colours(rec)
     return describe(kingdom_alt_text, game, kingdom, names, lang=lang)
-
-
-def placement_gain(game: Game, kingdom: int, action: Place) -> int:
-    """How many points placing the decision's domino this way adds to the kingdom's score right now (the engine's
-    scoring of the kingdom alone, as the previews draw it: no copy of the whole game per spot)."""
-    d = game.decision()
-    assert d is not None and d.domino is not None
-    before, after = preview_score(game, kingdom, d.domino, action.placement)
-    return after - before
-
-
-def placement_gains(game: Game, kingdom: int, actions: list[Place]) -> list[int]:
-    """`placement_gain` of each of `actions` (the kingdom as it is scored once for all)."""
-    d = game.decision()
-    assert d is not None and d.domino is not None
-    before, afters = preview_scores(game, kingdom, d.domino, [a.placement for a in actions])
-    return [after - before for after in afters]
 
 
 def _trial_at(game: Game, player: str, kind: str) -> Game | None:
@@ -685,7 +676,7 @@ async def after_action(
     forced claim) and a warning (the move is saved but something after it failed) head the panel, privately. Undo
     is offered only when it would be done (`GameService.undo_refusal`), with how long computers wait for it."""
     service, lang, player, interaction = ctx.service, ctx.lang, ctx.player, ctx.interaction
-    ctx.rec = rec = await service.get(gid)
+    ctx.rec = rec = await service.games.get(gid)
     game = rec.game
     d = game.decision() if game else None
     if d is not None and d.player == player and rec.status == GameStatus.PLAYING:
@@ -697,7 +688,7 @@ async def after_action(
     waiting = False
     if len(panel.items) < 23 and await service.undo_refusal(rec, interaction.user.id) is None:
         panel.items.append(UndoButton(gid, label=translate(lang, M.BUTTON_UNDO)))
-        waiting = computers_wait > 0 and service.waiting_for_undo(gid)
+        waiting = computers_wait > 0 and service.computers.waiting_for_undo(gid)
     if done_for_you:
         panel.content = "\n".join([*(f"ℹ️ {line}" for line in done_for_you), panel.content]).rstrip()
     if warning:
@@ -712,7 +703,7 @@ async def after_action(
         async def withdraw() -> None:
             await interaction.edit_original_response(content=plain, view=discord.ui.View(timeout=None))
 
-        service.offer_undo(gid, withdraw)
+        service.computers.offer_undo(gid, withdraw)
 
 
 async def do_action(ctx: Context, gid: int, ver: int, action, *, through: bool = False) -> None:
@@ -777,7 +768,7 @@ class DirectionButton(
 
         async def work():
             await interaction.response.defer()
-            rec = await ctx.service.at_version(self.gid, self.ver)
+            rec = await ctx.service.games.at_version(self.gid, self.ver)
             panel = await preview_panel(rec, ctx.player, self.action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
@@ -811,7 +802,7 @@ async def place_then(ctx: Context, gid: int, ver: int, place: Place, then) -> No
     step of the player: a last free domino their king took at once is not claimed twice."""
     interaction, service, player, lang = ctx.interaction, ctx.service, ctx.player, ctx.lang
     await interaction.response.defer()
-    key = turn_key((await service.at_version(gid, ver)).game)  # type: ignore[arg-type]
+    key = turn_key((await service.games.at_version(gid, ver)).game)  # type: ignore[arg-type]
     outcome = await service.play(gid, interaction.user.id, place, expected_version=ver)
     mine = [said(lang) for who, said in outcome.automatic if who == player]
     warning = outcome.warning_in(lang)
@@ -862,7 +853,7 @@ class SpotSelect(
                 action = None
             if not isinstance(action, Place):
                 raise UserError(M.PICK_SPOT_LIST)
-            rec = await ctx.service.at_version(self.gid, self.ver)
+            rec = await ctx.service.games.at_version(self.gid, self.ver)
             panel = await preview_panel(rec, ctx.player, action, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
@@ -909,7 +900,7 @@ class CellSelect(
 
 
 async def open_cell(ctx: Context, gid: int, ver: int, cell: tuple[int, int]) -> None:
-    rec = await ctx.service.at_version(gid, ver)
+    rec = await ctx.service.games.at_version(gid, ver)
     panel = await build_panel(rec, ctx.player, cell=cell, lang=ctx.lang)
     await show_panel(ctx.interaction, panel, edit=True)
 
@@ -948,7 +939,7 @@ class BuildSelect(_AtVersion, discord.ui.DynamicItem[discord.ui.Select], templat
             values = (interaction.data or {}).get("values") or []
             if len(values) != 1 or not str(values[0]).isdigit():
                 raise UserError(M.PICK_BUILDING_LIST)
-            rec = await ctx.service.at_version(self.gid, self.ver)
+            rec = await ctx.service.games.at_version(self.gid, self.ver)
             panel = await build_site_panel(rec, ctx.player, int(values[0]), lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
@@ -985,7 +976,7 @@ class PlayOnButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r
 
         async def work():
             await interaction.response.defer()
-            if not ctx.service.end_wait(self.gid):  # they already play: only the controls go
+            if not ctx.service.computers.end_wait(self.gid):  # they already play: only the controls go
                 await interaction.edit_original_response(view=discord.ui.View(timeout=None))
 
         await guarded(ctx, work())
@@ -994,7 +985,7 @@ class PlayOnButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=r
 async def after_undo(ctx: Context, gid: int, warning: str | None = None) -> None:
     """After an undo: the panel of the decision the person is back at (with the warning when the table could not
     be posted: the undo is done all the same)."""
-    ctx.rec = rec = await ctx.service.get(gid)
+    ctx.rec = rec = await ctx.service.games.get(gid)
     lang = ctx.lang
     panel = await build_panel(rec, ctx.player, lang=lang)
     said = f"{warning}\n" if warning else ""
@@ -1035,7 +1026,7 @@ class OpenPanelButton(
 
         async def work():
             await interaction.response.defer()
-            rec = await ctx.service.at_version(self.gid, self.ver)
+            rec = await ctx.service.games.at_version(self.gid, self.ver)
             panel = await build_panel(rec, ctx.player, lang=ctx.lang)
             await show_panel(interaction, panel, edit=True)
 
@@ -1058,7 +1049,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:turn:(
 
         async def work():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            rec = await ctx.service.get(self.gid)
+            rec = await ctx.service.games.get(self.gid)
             game = rec.game
             if rec.status != GameStatus.PLAYING or game is None:
                 raise UserError(M.GAME_OVER_BUTTONS)
@@ -1091,7 +1082,7 @@ class LookButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:look:(
         async def work():
             with look_place(ctx, self.what):  # a refusal answers at once, before the game is read
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                rec = await ctx.service.get(self.gid)
+                rec = await ctx.service.games.get(self.gid)
                 await send_look(ctx, rec, self.what, viewer=interaction.user.id)
 
         await guarded(ctx, work())
@@ -1113,7 +1104,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kd:his
 
         async def work():
             await interaction.response.defer()
-            rec = await ctx.service.get(self.gid)
+            rec = await ctx.service.games.get(self.gid)
             await send_look(ctx, rec, "history", viewer=interaction.user.id, page=self.page, edit=True)
 
         await guarded(ctx, work())

@@ -881,3 +881,7 @@ BUTTON_PLAY_ON = N_("Computers, play now")
 COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")
+# -- the lobby's door (cogs/lobbyrules.py, cogs/service.py): every front end's lobby ------------------------------
+HOST_MUST_BE_SEATED = N_("Only a person seated at the table can become its host: pick one of them.")
+HOST_HANDED = N_("{host} is the host now.")
+COMPUTER_LEVEL_SET = N_("{name} now plays at the {level} level.")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs import commit, common, context, decide
-from cogs.service import GameService
+from cogs import commit, context, decide, games
+from cogs.service import GameService, Person
 from db.models import GameStatus, Seat
 from db.sqlite import _WRITES, SqliteGameStore
 from db.store import GameStore
@@ -90,8 +90,9 @@ def test_the_decider_and_the_commit_path_import_no_discord(module):
         elif isinstance(node, ast.ImportFrom):
             imported.add("." + (node.module or "") if node.level else (node.module or "").split(".")[0])
     assert "discord" not in imported, imported
-    # Within the cogs, only the shared words and the decider: nothing that shows or sends.
-    assert {m for m in imported if m.startswith(".")} <= {".common", ".decide"}, imported
+    # Within the cogs, only the words, the reader and the decider: nothing that shows or sends (and nothing that reaches
+    # Discord however indirectly: tests/test_imports_graph.py).
+    assert {m for m in imported if m.startswith(".")} <= {".words", ".decide", ".games"}, imported
 
 
 @pytest.mark.parametrize("module", DISCORD_FREE)
@@ -143,12 +144,12 @@ def test_no_cog_writes_a_game_but_through_the_commit_path():
 
 
 def test_the_seams_are_typed():
-    # (common imports the service's type for its hints only: the service imports common)
-    assert typing.get_type_hints(common.service_of, localns={"GameService": GameService})["return"] is GameService
+    assert typing.get_type_hints(context.service_of)["return"] is GameService
     assert typing.get_type_hints(context.context_of)["return"] is context.Context
     assert typing.get_type_hints(context.Context)["service"] is GameService
     assert typing.get_type_hints(GameService.__init__)["store"] is GameStore
-    assert typing.get_type_hints(commit.Commits.__init__)["store"] is GameStore
+    assert typing.get_type_hints(games.Games.__init__)["store"] is GameStore
+    assert typing.get_type_hints(commit.Commits.__init__)["games"] is games.Games
 
 
 # -- the context of a click, built once where it enters -------------------------------------------------------------
@@ -158,7 +159,7 @@ ENTRY_METHODS = {"callback", "on_submit", "on_error", "interaction_check"}  # of
 ENTRY_DECORATORS = {"command", "autocomplete", "context_menu"}  # app_commands: @x.command(...), @cmd.autocomplete(...)
 ENTRY_FUNCTIONS = {"answer_dropped_click"}  # bot.py's on_interaction hook, for clicks discord.py would drop
 CONTEXT_BUILDERS = {"service_of", "lang_of", "context_of", "Context"}
-CONTEXT_HOME = {"common.py", "context.py"}  # where service_of and lang_of are defined, and context_of uses them
+CONTEXT_HOME = {"context.py"}  # where service_of and lang_of are defined, and context_of uses them
 
 
 def _decorator_name(node: ast.expr) -> str:
@@ -220,7 +221,7 @@ class Button:
 
 async def helper(interaction):
     lang = lang_of(interaction)
-    return common.service_of(interaction), context_of(interaction), Context(interaction, None, lang)
+    return context.service_of(interaction), context_of(interaction), Context(interaction, None, lang)
 """
     assert context_offences(source) == [
         "line 13: lang_of in helper",
@@ -252,6 +253,17 @@ def test_every_click_and_command_builds_its_context_once_where_it_enters():
 PEOPLE = (Seat.human(11, "Ann", "#ff0000"), Seat.human(12, "Bob", "#00ff00"))
 
 
+class Heard:
+    """A listener of the commit path that keeps what it heard (saved changes only)."""
+
+    def __init__(self) -> None:
+        self.changes: list[decide.Change] = []
+
+    def heard(self, change: decide.Change) -> None:
+        if change.kind not in ("busy", "settled"):
+            self.changes.append(change)
+
+
 async def _lobby(commits: commit.Commits, kind: str, seats: tuple[Seat, ...], seed: int):
     rec = await commits.open_lobby(
         channel_id=500 + seed,
@@ -274,7 +286,9 @@ async def test_a_whole_game_through_the_commit_path_without_discord(tmp_path, ki
     finished, its log replaying to its state."""
     store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
     try:
-        commits = commit.Commits(store, decide.utcnow)
+        commits = commit.Commits(games.Games(store), decide.utcnow)
+        heard = Heard()
+        commits.listeners.append(heard)
         seats = (*PEOPLE, Seat.computer(1, "random", "Robot", "#0000ff"))
         rec = await _lobby(commits, kind, seats, seed=7)
         result = await commits.start(rec)
@@ -287,7 +301,7 @@ async def test_a_whole_game_through_the_commit_path_without_discord(tmp_path, ki
                 action = make_agent("random", seed=rng.randrange(1000)).choose(result.game.clone())
                 saved = await commits.computer_move(rec.id, before, seat.player_id, action)
                 assert saved is not None and saved.version == before + 1
-                fresh = await commits.get(rec.id)
+                fresh = await commits.games.get(rec.id)
                 result = decide.Result(fresh, fresh.game)
                 continue
             assert result.to_notify == seat.user_id
@@ -295,41 +309,75 @@ async def test_a_whole_game_through_the_commit_path_without_discord(tmp_path, ki
             result = await commits.play(rec.id, seat.user_id, action, expected_version=before, through_optional=False)
             assert result.version >= before + 1  # its action (a skip may say nothing), then the claims it forced
             assert len(result.table_events) >= len(result.events)
-        final = await commits.get(rec.id)
+        final = await commits.games.get(rec.id)
         assert final.status == GameStatus.FINISHED and final.version == result.version
         assert result.to_act is None and result.to_notify is None
         replay = Game.new(final.game.config, final.game.seed)
         for record in await store.get_actions(rec.id):
             replay.apply(action_from_dict(record.action), by=record.player_id)
         assert replay.to_dict() == final.game.to_dict()
-        assert commits.unshown[rec.id]  # nothing was shown: everything saved waits for a table
+        # Every change was announced once, in order: the lobby's, the start, then one move per saved action (its
+        # version one further each time) with the events that action made.
+        kinds = [c.kind for c in heard.changes]
+        assert kinds[: kinds.index("start") + 1] == ["lobby"] * len(seats) + ["start"]
+        moves = [c for c in heard.changes if c.kind == "move"]
+        assert [c.version for c in moves] == list(range(moves[0].version, final.version + 1))
+        replayed = Game.new(final.game.config, final.game.seed)
+        made = [
+            e
+            for record in await store.get_actions(rec.id)
+            for e in replayed.apply(action_from_dict(record.action), by=record.player_id)
+        ]
+        assert [(e.kind, e.text) for c in moves for e in c.events] == [(e.kind, e.text) for e in made]
     finally:
         await store.close()
 
 
+class Recorded:
+    """Where the games are shown, for a test: a list of the tables posted (the `Tables` the local board's service is
+    built with is the same seam)."""
+
+    def __init__(self, host=None) -> None:
+        self.tables: list[tuple[int, list, bool]] = []
+
+    async def post_table(self, rec, game, events, *, note, ping):
+        self.tables.append((rec.version, list(events), game.is_over))
+        return len(self.tables)
+
+    async def post_lobby(self, rec, note):
+        return None
+
+    async def show_lobby(self, rec):
+        return None
+
+    async def lobby_closed(self, rec, text):
+        return None
+
+    async def cancelled(self, rec, by):
+        return None
+
+
 async def test_a_whole_game_through_the_game_service_without_discord(tmp_path):
     """The game service with no Discord client at all: people's moves through `play`, the computer in the
-    background, and the tables handed to whatever shows them (here a list, through the `post_table` seam the local
-    board uses). Every saved event is on exactly one table, in order, and the last table is the final one."""
+    background, and the tables handed to whatever shows them (here a list: the `Tables` it is built with). Every
+    saved event is on exactly one table, in order, and the last table is the final one."""
     store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
     try:
-        service = GameService(None, store)  # type: ignore[arg-type]  # no bot: nothing can reach Discord
-        tables: list[tuple[int, list, bool]] = []
-
-        async def post_table(rec, events, *, note=""):
-            tables.append((rec.version, list(events), rec.game.is_over))
-            await service.commits.table_shown(rec, rec.channel_id, len(tables))
-
-        service.post_table = post_table  # type: ignore[method-assign]
-        seats = (*PEOPLE, Seat.computer(1, "random", "Robot", "#0000ff"))
-        rec = await _lobby(service.commits, "kingdomino", seats, seed=3)
-        async with service.lock(rec.channel_id):
-            started = await service.start(rec)
-        assert started.warning is None
+        service = GameService(None, store, tables=Recorded)  # no bot: nothing can reach Discord
+        tables = service.tables.tables
+        host = Seat.human(11, "Ann", "#ff0000")
+        rec = await service.open_table(
+            channel_id=503, guild_id=1, host=Person(11, "Ann"), kind="kingdomino", options={"seats": 3}, seats=[host]
+        )
+        await service.join(rec.id, Person(12, "Bob"))
+        await service.add_computer(rec.id, 11, "easy")
+        started = (await service.start_table(rec.id, 11)).started
+        assert started is not None and started.warning is None
+        rec = started.record
         rng = random.Random(3)
         while True:
             await service.idle()
-            rec = await service.get(rec.id)
+            rec = await service.games.get(rec.id)
             if rec.game.is_over:
                 break
             seat = rec.seat_of(rec.game.decision().player)
@@ -397,3 +445,37 @@ def test_no_product_code_waits_with_asyncio_wait_for():
     bot = Path(__file__).resolve().parents[1] / "bot.py"
     found += [f"bot.py:{line}" for line in _wait_for_calls(bot.read_text())]
     assert not found, f"asyncio.wait_for in {found}: use `async with asyncio.timeout(...)` instead"
+
+
+# -- one door: nobody but the service's rooms holds a game or reaches its commit path ---------------------------------
+# The game service and the rooms it composes (they hold a game while they decide, save and show); everything else
+# (the cogs that answer people, the web board, bot.py) goes through the service's methods.
+SERVICE_ROOMS = {"service", "commit", "games", "computers", "timers", "presenter", "notifier"}
+DOOR_WORDS = {"commits", "hold", "lock", "_locks"}  # the commit path, and the game's lock
+
+
+def door_offences(source: str) -> list[str]:
+    """`<x>.commits`, `<x>.hold(...)` or `<x>.lock(...)` in `source`: 'line N: name'."""
+    return sorted(
+        (
+            f"line {node.lineno}: {node.attr}"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr in DOOR_WORDS
+        ),
+        key=lambda found: int(found.split()[1].rstrip(":")),
+    )
+
+
+def test_the_scan_finds_a_writer_going_around_the_door():
+    source = "async def f(ctx):\n    await ctx.service.commits.join(rec, seat)\n    async with service.lock(1):\n        pass\n"
+    assert door_offences(source) == ["line 2: commits", "line 3: lock"]
+    assert door_offences("async def f(s):\n    await s.join(1, person)\n    lock = asyncio.Lock()\n") == []
+
+
+def test_every_writer_goes_through_the_door():
+    """Issue 43: the lobby and the web used to call `service.commits.*` and take the channel lock themselves."""
+    root = COGS.parent
+    sources = [p for p in COGS.glob("*.py") if p.stem not in SERVICE_ROOMS]
+    sources += [*(root / "web").glob("*.py"), root / "bot.py"]
+    found = {str(p.relative_to(root)): o for p in sorted(sources) if (o := door_offences(p.read_text()))}
+    assert not found, found

@@ -20,7 +20,9 @@ from typing import Any
 
 from aiohttp import web
 
-from cogs.common import UserError, config_refusal, game_name
+from cogs import lobbyrules as rules
+from cogs.service import Person
+from cogs.words import UserError, config_refusal, game_name
 from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
 from engine import GameConfig, action_from_dict
@@ -37,7 +39,7 @@ from .metrics import Metrics
 from .ratelimit import RateLimiter
 from .review import BoardReviews, shown_players
 from .strings import page_strings
-from .view import LOG_LINES, game_view, hex_of, recent_events, table_view
+from .view import LOG_LINES, game_view, recent_events, table_view
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +169,6 @@ class Board:
         self._reading: dict[int, asyncio.Future] = {}
         self._changed_at: dict[int, float] = {}
         self._frames: OrderedDict[tuple[int, bool], tuple[str, bytes]] = OrderedDict()
-        self._settling: dict[int, asyncio.Future] = {}
         self._rendering = asyncio.Lock()  # one stream's view made at a time (`_stream_view`)
         self._drawing: dict[int, asyncio.Future] = {}  # per game, the stream making its view (done: made or failed)
         hub.listeners.append(self._on_change)
@@ -377,7 +378,7 @@ class Board:
             rec = self.hub.handed(game_id) if max_age is None else None
             source = "handed" if rec is not None else "store"
             if rec is None:
-                rec = await self.service.get(game_id)
+                rec = await self.service.games.get(game_id)
             self.metrics.board_reads.labels(source=source).inc()
             await after_others()  # the read (and its decoding), then the events, each in a turn of the loop
             events = await self._events(rec, cached)
@@ -480,11 +481,10 @@ class Board:
         try:
             change = topic.changed  # taken before each read: a change during the read wakes the next wait
             view, text = await self._stream_view(gid, reader)
-            lock = self.service.lock(await self.service.channel_of(gid))
             await response.prepare(request)
             sent_settling = False
             while True:
-                settling = lock.locked()  # a move is still being saved and shown: draw it, offer nothing yet
+                settling = self.hub.busy(gid)  # a move is still being saved and shown: draw it, offer nothing yet
                 if view["version"] != known or (sent_settling and not settling):
                     await response.write(self._frame(view, text, settling))
                     known, sent_settling = view["version"], settling
@@ -494,7 +494,7 @@ class Board:
                 else:
                     await response.write(b": still here\n\n")
                 if settling:
-                    await self._settled(gid, lock)  # the move's end (its last save, its table): then the settled state
+                    await self.hub.settled(gid)  # the move's end (its last save, its table): then the settled state
                     woke = True
                 else:
                     woke = await wait_changed(change, KEEPALIVE_SECONDS)
@@ -564,23 +564,6 @@ class Board:
                 self._frames.popitem(last=False)
         return made[1]
 
-    async def _settled(self, gid: int, lock: asyncio.Lock) -> None:
-        """Until the move under way in the game's channel has ended (its lock is free once). One waiter in the lock's
-        queue per game, however many boards watch it: each would otherwise take the lock in turn ahead of the
-        channel's next click."""
-        waiting = self._settling.get(gid)
-        if waiting is None or waiting.done():
-
-            async def pass_through() -> None:
-                async with lock:
-                    pass
-
-            waiting = self._settling[gid] = asyncio.ensure_future(pass_through())
-            waiting.add_done_callback(
-                lambda done: self._settling.pop(gid, None) if self._settling.get(gid) is done else None
-            )
-        await asyncio.shield(waiting)
-
     # -- the post-game review (web/review.py) ---------------------------------------------------------------------
     async def finished_game(self, request: web.Request) -> tuple[GameRecord, tuple[int, ...], str]:
         """The finished game of the request, its reader's people in it and language; refused unless the reader may
@@ -649,7 +632,7 @@ class Board:
             raise Refusal(400, translate(lang, M.WEB_BAD_ACTION)) from None
         through = body.get("through", not isinstance(action, Skip)) is True
         try:
-            rec = await self.service.get(gid)
+            rec = await self.service.games.get(gid)
             user = self.acting_user(request, rec)
             outcome = await self.service.play(gid, user, action, expected_version=version, through_optional=through)
         except UserError as error:
@@ -673,7 +656,7 @@ class Board:
         body = await self.body(request)
         version = self.version_of(body, lang)
         try:
-            rec = await self.service.get(gid)
+            rec = await self.service.games.get(gid)
             if rec.version != version:
                 raise UserError(M.STALE)
             user = self.acting_user(request, rec)
@@ -738,30 +721,24 @@ class Board:
             raise Refusal(429, translate(lang, M.WEB_TOO_MANY_GAMES, limit=MAX_LOCAL_GAMES))
         session, user = self._person(request, self.cookie_session(request), set())
         name = translate(lang, M.WEB_PERSON_NAME, number=1)
-        seats = [Seat.human(user, name, hex_of(0))]
+        seats = [Seat.human(user, name, rules.hex_colour(0))]
         level = spec["level"]
-        from cogs.lobby import bot_name
-
         for n in range(1, spec["computers"] + 1):
-            seats.append(Seat.computer(n, level, bot_name(n, level, spec["language"]), hex_of(n)))
-        rec = await self.service.commits.open_lobby(
-            channel_id=auth.new_local_user(),  # a table of its own (one active game per channel)
-            guild_id=None,
-            host_user_id=user,
-            kind=spec["kind"],
-            config={
-                "seats": spec["players"],
-                "variants": spec["variants"],
-                "teams": spec["teams"],
-                "language": spec["language"],
-            },
-            seats=seats,
-            seed=self.service.new_seed(),
-            reminder_hours=None,
-            deadline_hours=None,
-        )
-        if len(seats) == spec["players"]:
-            await self._start(rec.id, lang)
+            seats.append(Seat.computer(n, level, rules.bot_name(n, level, spec["language"]), rules.hex_colour(n)))
+        options = {k: spec[k] for k in ("variants", "teams", "language")}
+        try:
+            rec = await self.service.open_table(
+                channel_id=auth.new_local_user(),  # a table of its own (one active game per channel)
+                guild_id=None,
+                host=Person(user, name),
+                kind=spec["kind"],
+                options={"seats": spec["players"], **options},
+                seats=seats,
+            )
+            if len(seats) == spec["players"]:
+                await self.service.start_table(rec.id, user)
+        except UserError as error:
+            raise Declined(error.text(lang)) from None
         response = web.json_response({"id": rec.id})
         self.set_session(response, session, request)
         return response
@@ -812,25 +789,14 @@ class Board:
         self.local_only(request)
         gid = self.game_id(request)
         lang = self.lang_of(request)
-        body = await self.body(request)
-        version = self.version_of(body, lang)
+        version = self.version_of(await self.body(request), lang)
         try:
-            async with self.service.lock(await self.service.channel_of(gid)):
-                rec = await self.service.get(gid)
-                if rec.status != GameStatus.LOBBY:
-                    raise UserError(M.LOBBY_CLOSED)
-                if rec.version != version:
-                    raise UserError(M.STALE)
-                size = int(rec.config.get("seats", 0))
-                if len(rec.seats) >= size:
-                    raise UserError(M.TABLE_FULL, size=size)
-                taken = {s.user_id for s in rec.seats if s.user_id is not None}
-                session, user = self._person(request, self.cookie_session(request), taken)
-                people = sum(1 for s in rec.seats if not s.is_computer)
-                name = translate(lang, M.WEB_PERSON_NAME, number=people + 1)
-                from cogs.lobby import next_colour
-
-                await self.service.commits.join(rec, Seat.human(user, name, next_colour(rec.seats)))
+            rec = await self.service.games.get(gid)
+            taken = {s.user_id for s in rec.seats if s.user_id is not None}
+            session, user = self._person(request, self.cookie_session(request), taken)
+            people = sum(1 for s in rec.seats if not s.is_computer)
+            name = translate(lang, M.WEB_PERSON_NAME, number=people + 1)
+            await self.service.join(gid, Person(user, name), expected_version=version)
         except UserError as error:
             raise Declined(error.text(lang)) from None
         except StoreError:
@@ -843,28 +809,15 @@ class Board:
         self.local_only(request)
         gid = self.game_id(request)
         lang = self.lang_of(request)
-        body = await self.body(request)
-        version = self.version_of(body, lang)
-        rec = await self.service.get(gid)
-        if rec.host_user_id not in self.session(request).users:
-            raise Declined(translate(lang, M.WEB_ONLY_HOST_START))
-        if rec.version != version:
-            raise Declined(translate(lang, M.STALE))
-        await self._start(gid, lang)
-        return web.json_response({"ok": True})
-
-    async def _start(self, gid: int, lang: str) -> None:
+        version = self.version_of(await self.body(request), lang)
         try:
-            async with self.service.lock(await self.service.channel_of(gid)):
-                rec = await self.service.get(gid)
-                if rec.status != GameStatus.LOBBY:
-                    raise UserError(M.LOBBY_CLOSED)
-                from cogs.lobby import check_can_start
-
-                check_can_start(rec)
-                await self.service.start(rec)
+            rec = await self.service.games.get(gid)
+            if rec.host_user_id not in self.session(request).users:
+                raise UserError(M.WEB_ONLY_HOST_START)
+            await self.service.start_table(gid, rec.host_user_id, expected_version=version)
         except UserError as error:
             raise Declined(error.text(lang)) from None
+        return web.json_response({"ok": True})
 
     async def join_link(self, request: web.Request) -> web.Response:
         """A signed link the bot gave one person for one game and their seat (or to watch): this browser now acts
@@ -875,7 +828,7 @@ class Board:
         if found is not None:
             user, gid, seat = found
             try:
-                rec = await self.service.get(gid)
+                rec = await self.service.games.get(gid)
             except UserError:
                 rec = None
             seats = rec.seats if rec is not None else []
@@ -955,8 +908,10 @@ class Board:
 
 
 async def start_board(service: Any, hub: Hub, settings: Any, *, local: bool) -> Board:
-    """Start the board server on the settings' host and port; returns it (its `url` says where)."""
-    secret = (settings.web_secret or "").encode() or auth.new_secret()
+    """Start the board server on the settings' host and port, signing with the service's board secret (or the
+    settings'); returns it (its `url` says where)."""
+    access = getattr(service, "board", None)
+    secret = access.secret if access is not None else auth.load_secret(settings)
     board = Board(service, hub, secret=secret, local=local)
     board.client_id = getattr(settings, "discord_client_id", None)
     if getattr(settings, "activity", "auto") != "off":

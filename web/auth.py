@@ -1,8 +1,8 @@
 """Who a request acts for: a signed session cookie holding the player ids this browser may act as.
 
 The cookie is `<payload>.<signature>`: the payload is base64url JSON `{"u": [user ids], "e": expiry}`, the signature
-HMAC-SHA256 of the payload with the board's secret (settings.web_secret, or a random one made at start: then a
-restart signs everyone out). Nothing secret is in the payload and the page never sees the cookie (HttpOnly).
+HMAC-SHA256 of the payload with the board's secret (settings.web_secret, or one made once and kept beside the
+database: `load_secret`, so a restart keeps everyone's session). Nothing secret is in the payload and the page never sees the cookie (HttpOnly).
 
 Locally (no Discord), a browser gets a new person's id when it takes a seat; a browser may hold several (two seats
 at one table in one browser, played in turn). With Discord, a person's id comes from a signed link
@@ -15,9 +15,12 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 COOKIE = "kd_board"
 SESSION_SECONDS = 30 * 24 * 3600
@@ -187,3 +190,59 @@ def read_scoped(secret: bytes, token: str | None, key: str) -> Session:
     if not isinstance(user, int) or not isinstance(game, int) or not 0 < user <= USER_ID_LIMIT:
         return Session()
     return Session((user,), ((user, (game,)),))
+
+
+SECRET_FILE = "board-secret"  # beside the database: the secret the board signs with when WEB_SECRET is not set
+
+
+def secret_path(settings: Any) -> Path | None:
+    """Where the board's secret is kept: beside the SQLite file's place (also with PostgreSQL: the bot's data
+    folder); None when the settings name no such place (tests that build their own)."""
+    database_path = getattr(settings, "database_path", None)
+    return Path(database_path).parent / SECRET_FILE if database_path else None
+
+
+def load_secret(settings: Any) -> bytes:
+    """The secret the board signs its sessions and links with: WEB_SECRET when set; else the one kept beside the
+    database, made once (32 random bytes, readable by the bot's user only), so that a restart keeps everyone's seat.
+    Rotating it (README: "The board's secret") signs everyone out: set WEB_SECRET, or delete the file."""
+    if getattr(settings, "web_secret", None):
+        return settings.web_secret.encode()
+    path = secret_path(settings)
+    if path is None:
+        return new_secret()
+    try:
+        kept = path.read_bytes().strip()
+        if len(kept) >= 32:
+            return kept
+    except FileNotFoundError:
+        pass
+    secret = _b64(new_secret()).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(secret + b"\n")
+    return secret
+
+
+@dataclass(frozen=True)
+class BoardLinks:
+    """The board as the Discord side sees it (`cogs.service.BoardAccess`): a person's signed link to a game's board
+    at the board's public address, and whether the board opens inside Discord (the Activity's sign-in is set up)."""
+
+    secret: bytes
+    public_url: str | None = None
+    activity: bool = False
+    link_minutes: int = LINK_SECONDS // 60
+
+    def link(self, game_id: int, user_id: int, seat: int | None) -> str | None:
+        if not self.public_url:
+            return None
+        return f"{self.public_url}join/{link_token(self.secret, user_id, game_id, seat=seat)}"
+
+    @classmethod
+    def of(cls, settings: Any, secret: bytes) -> BoardLinks:
+        activity = getattr(settings, "activity", "auto") != "off" and bool(
+            getattr(settings, "discord_client_secret", None)
+        )
+        return cls(secret, getattr(settings, "public_url", None), activity)

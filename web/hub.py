@@ -1,11 +1,13 @@
 """Who is watching which game, and the news that a game changed: a small publish/subscribe in the bot's process.
 
-The game store is wrapped (`WatchedStore`) so that every write that changes a game (a move from Discord, from the
-board, a computer player, a deadline, an undo, a start, a cancel, a lobby change) tells the hub once it is
-committed. A board's connection waits on its game's `Topic`; what it sends is read again from the store, so a missed
-or doubled notice costs nothing but a read (the board asks by version numbers and catches up) -- except a move the
-commit path saved in this process: it hands the hub a copy of the game at its new version (`saved`), which the
-boards take instead of reading back (and decoding) what was just written, as long as nothing newer was heard of.
+The hub is one of the commit path's listeners (`cogs.commit.Commits.listeners`): every change of a game that this
+process commits (a move from Discord, from the board, a computer player, a deadline, an undo, a start, a cancel, a
+lobby change) is announced to it (`heard`), as to the presenter. A board's connection waits on its game's `Topic`;
+what it sends is read again from the store, so a missed or doubled notice costs nothing but a read (the board asks by
+version numbers and catches up) -- except a move: its announcement carries the game at its new version, which the
+hub keeps for the boards (`handed`) instead of reading back (and decoding) what was just written, as long as
+nothing newer was heard of. The announcements that an operation on a game began and ended (`busy`, `settled`) tell
+the boards when a move is still being saved and shown (they draw it, and offer nothing until it settled).
 
 Moves made by another process on the same database (another shard) arrive through the store's version feed
 (`db.changes`: NOTIFY on PostgreSQL, a poll of the watched games' versions on SQLite), started when the first board
@@ -22,24 +24,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from cogs.decide import Change
 from db.models import GameRecord, GameStatus
 from engine import Game
-
-# Store methods that change one game, by the position of the game id among their arguments (all take it first).
-GAME_WRITES: frozenset[str] = frozenset(
-    {
-        "save_move",
-        "undo_last_action",
-        "start_game",
-        "finish_game",
-        "cancel_game",
-        "join_game",
-        "leave_game",
-        "set_seats",
-        "set_host",
-        "set_lobby_options",
-    }
-)
 
 
 class Topic:
@@ -63,7 +50,8 @@ class Hub:
 
     def __init__(self) -> None:
         self._topics: dict[int, Topic] = {}
-        self._writing: dict[int, int] = {}  # per game: this process's writes under way (`writing`, `wrote`)
+        self._writing: dict[int, int] = {}  # per game: this process's operations under way (`busy` to `settled`)
+        self._settled: dict[int, asyncio.Event] = {}  # per game under way: set when its operations settled
         self._held: dict[int, int] = {}  # per game: the newest version the feed told of while one was under way
         self.listeners: list[Callable[[int], None]] = []
         self.feed: Any = None  # the store's version feed (db.changes.VersionFeed), once `follow` was called
@@ -83,7 +71,29 @@ class Hub:
         for listener in self.listeners:
             listener(game_id)
 
-    def heard(self, game_id: int, version: int) -> None:
+    def heard(self, change: Change) -> None:
+        """The commit path of this process announced `change`: an operation began (`busy`) or ended (`settled`), or
+        a change was committed (the boards wake; a move's game is kept for them)."""
+        if change.kind == "busy":
+            self.writing(change.game_id)
+        elif change.kind == "settled":
+            self.wrote(change.game_id)
+        else:
+            self.publish(change.game_id, change.version)
+            if change.kind == "move" and change.record is not None and change.record.game is not None:
+                self.saved(change.record, change.record.game)
+
+    def busy(self, game_id: int) -> bool:
+        """Whether an operation of this process on the game is under way (a move is still being saved and shown)."""
+        return bool(self._writing.get(game_id))
+
+    async def settled(self, game_id: int) -> None:
+        """Until no operation of this process on the game is under way."""
+        event = self._settled.get(game_id)
+        if event is not None:
+            await event.wait()
+
+    def feed_heard(self, game_id: int, version: int) -> None:
         """The feed says game `game_id` is at `version` (written here or by another process): wake its watchers if
         that is newer than what this hub knew. While a write of this process on the game is under way, the notice
         waits for its end (`wrote`): most often it is that write's own (PostgreSQL sends it at the commit, before
@@ -97,22 +107,25 @@ class Hub:
         self._wake(topic, version)
 
     def writing(self, game_id: int) -> None:
-        """A write of this process on game `game_id` begins (WatchedStore)."""
+        """An operation of this process on game `game_id` begins."""
         self._writing[game_id] = self._writing.get(game_id, 0) + 1
+        if game_id not in self._settled:
+            self._settled[game_id] = asyncio.Event()
 
-    def wrote(self, game_id: int, version: int | None, *, committed: bool) -> None:
-        """That write ended: committed (`version`: the game's new version, when known), or not. The watchers hear of
-        it (`publish`), then of anything newer the feed told of meanwhile."""
+    def wrote(self, game_id: int) -> None:
+        """That operation ended (its changes were each announced as committed): the boards waiting for it to settle
+        go on, then hear of anything newer the feed told of meanwhile."""
         left = self._writing.get(game_id, 1) - 1
         if left > 0:
             self._writing[game_id] = left
-        else:
-            self._writing.pop(game_id, None)
-        if committed:
-            self.publish(game_id, version)
-        held = self._held.pop(game_id, None) if left <= 0 else None
+            return
+        self._writing.pop(game_id, None)
+        event = self._settled.pop(game_id, None)
+        if event is not None:
+            event.set()
+        held = self._held.pop(game_id, None)
         if held is not None:
-            self.heard(game_id, held)
+            self.feed_heard(game_id, held)
 
     @staticmethod
     def _wake(topic: Topic, version: int | None) -> None:
@@ -140,12 +153,18 @@ class Hub:
             return None
         return topic.handed
 
+    def listen_to(self, service: Any) -> None:
+        """Hear of every change the service's commit path commits, and of the changes other processes make to its
+        store (its version feed, once a game is watched)."""
+        service.listen(self)
+        self.follow(service.store)
+
     def follow(self, store: Any) -> None:
         """Hear of the changes other processes make to `store`'s games (its version feed, if it has one), from the
         moment a game is watched."""
         make = getattr(store, "version_feed", None)
         if self.feed is None and make is not None:
-            self.feed = make(lambda: self._topics.keys(), self.heard)
+            self.feed = make(lambda: self._topics.keys(), self.feed_heard)
 
     async def close(self) -> None:
         """Stop the feed (its task, its connection)."""
@@ -191,48 +210,3 @@ async def wait_changed(event: asyncio.Event, timeout: float) -> bool:
         return True
     except TimeoutError:
         return False
-
-
-class WatchedStore:
-    """The game store, unchanged, except that its writes to a game tell the hub once they returned (committed).
-    Everything else is the store's own attribute."""
-
-    def __init__(self, store: Any, hub: Hub) -> None:
-        self._store = store
-        self._hub = hub
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._store, name)
-        if name not in GAME_WRITES:
-            return value
-
-        async def written(game_id: int, *args: Any, **kwargs: Any) -> Any:
-            self._hub.writing(game_id)
-            try:
-                result = await value(game_id, *args, **kwargs)
-            except BaseException:
-                self._hub.wrote(game_id, None, committed=False)
-                raise
-            version = result if isinstance(result, int) else getattr(result, "version", None)
-            self._hub.wrote(game_id, version if isinstance(version, int) else None, committed=True)
-            return result
-
-        return written
-
-    def saved(self, record: GameRecord, game: Game) -> None:
-        """The commit path saved `game` as version `record.version` (its `save_move` returned): the hub keeps a copy
-        for the boards (`Hub.saved`)."""
-        self._hub.saved(record, game)
-
-    @property
-    def inner(self) -> Any:
-        return self._store
-
-
-def watched(store: Any, hub: Hub) -> Any:
-    """`store` wrapped once (a store already watched is returned as it is); the hub follows its other processes'
-    changes too."""
-    if isinstance(store, WatchedStore):
-        return store
-    hub.follow(store)
-    return WatchedStore(store, hub)

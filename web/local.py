@@ -1,8 +1,9 @@
 """The bot without Discord: `make run` with no DISCORD_TOKEN plays local games on the board.
 
-The game service runs as with Discord, on the same store, with a client that has no connection: what it would post
-to a channel goes nowhere (a null poster), and the table counts as shown at once. Everything else (the moves, the
-version checks, the log, the computer players, the timers) is the service's own."""
+The game service runs as with Discord, on the same store, with a client that has no connection; it is built with
+`BoardOnly` as the place its games are shown: the board is the table, so a table "posted" goes nowhere and counts as
+shown at once, and words name people by their seat's name. Everything else (the moves, the version checks, the log,
+the computer players, the timers) is the service's own."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import itertools
 import logging
 from typing import Any
 
+from cogs.words import seat_name
 from db.models import GameRecord
 
 log = logging.getLogger(__name__)
@@ -56,20 +58,32 @@ class LocalClient:
         return False
 
 
-def null_poster(service: Any):
-    """The service's `post_table` for a bot with no channel: the board is the table; the store learns that this
-    version is shown (so the repair pass does not post it again)."""
+class BoardOnly:
+    """Where a local game is shown (`cogs.presenter.Tables`): on the board only, which draws the game itself. A table
+    "posted" is a message id of nobody's (so the store knows this version is shown and the repair pass leaves it)."""
 
-    async def post_table(rec: GameRecord, events: list, *, note: str = "") -> NullMessage:
-        message = NullMessage()
-        await service.commits.table_shown(rec, rec.channel_id, message.id)
-        if rec.game is not None and rec.game.is_over:
-            from cogs import pictures
+    def __init__(self, host: Any = None) -> None:
+        pass
 
-            pictures.game_over(service, rec)  # the post-game review starts, as after Discord's final table
-        return message
+    async def post_table(self, rec: GameRecord, game: Any, events: list, *, note: str, ping: int | None) -> int:
+        return next(_message_ids)
 
-    return post_table
+    async def post_lobby(self, rec: GameRecord, note: str) -> None:
+        return None
+
+    async def show_lobby(self, rec: GameRecord) -> None:
+        return None
+
+    async def lobby_closed(self, rec: GameRecord, text: str) -> None:
+        return None
+
+    async def cancelled(self, rec: GameRecord, by: int | None) -> None:
+        return None
+
+
+def seat_naming(rec: GameRecord, user_id: int) -> str:
+    """How the local board's words name a person: their seat's name at the table."""
+    return seat_name(rec.seats, str(user_id))
 
 
 class LocalBot:
@@ -97,12 +111,14 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
     from cogs.service import GameService
 
     from .app import start_board
-    from .hub import Hub, watched
+    from .hub import Hub
 
     hub = Hub()
-    service = GameService(LocalClient(settings), watched(store, hub))  # type: ignore[arg-type]
-    service.post_table = null_poster(service)  # type: ignore[method-assign]
-    service.story_at_end = False
+    from .auth import BoardLinks, load_secret
+
+    links = BoardLinks.of(settings, load_secret(settings))
+    service = GameService(LocalClient(settings), store, tables=BoardOnly, board=links, naming=seat_naming)
+    hub.listen_to(service)
     service.computer_delay = getattr(settings, "computer_delay", 0.0)  # time to take a misclick back, as in Discord
     # The pictures as the bot has them: a finished game's kept beside the database, the post-game review worked out
     # in the review lane's own process (nice +15) when there are picture workers (PICTURE_WORKERS, one per core
@@ -124,11 +140,11 @@ async def timer_loop(service: Any, period: float = TIMER_PERIOD_SECONDS) -> None
     """What the admin cog's loop does with Discord: resume computer players and deadlines after a restart."""
     try:
         await service.reclaim()
-        await service.repair_tables(grace=0)
+        await service.timers.repair_tables(grace=0)
     except Exception:
         log.exception("The start-up repair failed; the periodic pass tries again")
     while True:
-        for work in (service.repair_tables, service.run_due):
+        for work in (service.timers.repair_tables, service.timers.run_due):
             try:
                 await work()
             except Exception:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from cogs.common import terrain_word
+from cogs.words import terrain_word
 from engine.ai import LEVELS
 from engine.components import TERRAINS
 from engine.config import VARIANTS

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cogs.common import (
+from cogs.decide import placement_gains, same_turn_step, skip_optional
+from cogs.words import (
     breakdown_text,
     building_name,
     decision_words,
@@ -23,8 +24,6 @@ from cogs.common import (
     seat_name,
     their_turn,
 )
-from cogs.service import same_turn_step, skip_optional
-from cogs.views import placement_gains as views_placement_gains
 from db.models import GameRecord, GameStatus
 from engine import Game, domino
 from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
@@ -128,7 +127,7 @@ def actions_view(game: Game, player: str, lang: str) -> dict:
     out: dict[str, Any] = {"kind": d.kind, "domino": d.domino}
     if d.kind == "place":
         placements = game.kingdoms[d.kingdom].legal_placements(domino(d.domino))
-        gains = views_placement_gains(game, d.kingdom, [Place(p.row, p.col, p.direction) for p in placements])
+        gains = placement_gains(game, d.kingdom, [Place(p.row, p.col, p.direction) for p in placements])
         out["place"] = [
             {
                 "row": p.row,

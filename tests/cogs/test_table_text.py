@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogs.service import fit_table, pack_lines
+from cogs.tabletext import fit_table, pack_lines
 
 LINE = st.text(st.characters(blacklist_categories=("Cs", "Zl", "Zp", "Cc")), min_size=1, max_size=400)
 HEAD = "**Kingdomino** — round 3/6"

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.common import UserError
-from cogs.service import BY_DEADLINE, MADE_BY, undo_plan
+from cogs.decide import BY_DEADLINE, MADE_BY, undo_plan
+from cogs.words import UserError
 from db.models import ActionRecord, GameRecord, GameStatus, Seat
 from engine import Claim, Game, GameConfig
 from i18n import messages as M

@@ -1,7 +1,7 @@
 """The table's language (issue #13) is kept in the lobby options and, once the game starts, beside the engine's
 config in the same JSON: both stores keep it, and the engine still reads its config."""
 
-from cogs.service import game_language
+from cogs.decide import game_language
 from engine import GameConfig
 
 from .conftest import fake_state, new_game

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from cogs.service import utcnow
+from cogs.decide import utcnow
 from engine import Build, Skip
 from tests.e2e.play import (
     TURN,
@@ -332,14 +332,14 @@ async def test_reminder_then_deadline_plays_for_the_absent_player(fake, harness,
     absent = rec.game.decision().player
     start = utcnow()
     bot.service.clock = lambda: start + timedelta(hours=1.5)
-    assert await bot.service.run_due() == 1
+    assert await bot.service.timers.run_due() == 1
     assert f"<@{absent}>, reminder: it's your turn" in fake.last_message(CH).content
     assert (await _record(bot, fake)).version == rec.version
 
     # A restart keeps the deadline: the new process plays for the absent player.
     new_bot = await harness.restart()
     new_bot.service.clock = lambda: start + timedelta(hours=3.5)
-    await new_bot.service.run_due()  # (or the new process's own timer pass, if it runs first: the same, once)
+    await new_bot.service.timers.run_due()  # (or the new process's own timer pass, if it runs first: the same, once)
     await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content)
     after = await _record(new_bot, fake)
     assert after.version > rec.version
@@ -467,12 +467,12 @@ async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_ag
     text = await _private(await fake.click(people[other], old_table, TURN))
     assert "Your turn" in text
     # The repair pass posts the table as it stands, once, with the mention of the player to act.
-    assert await bot.service.repair_tables(grace=0) == 1
+    assert await bot.service.timers.repair_tables(grace=0) == 1
     table = latest_table(fake, CH)
     assert table.id != old_table.id and f"<@{other}>, it's your turn" in table.content
     posted = fake.requests_to("POST", r"/channels/\d+/messages$")[-1]
     assert [int(u) for u in posted.json["allowed_mentions"]["users"]] == [int(other)]
-    assert await bot.service.repair_tables(grace=0) == 0, "once"
+    assert await bot.service.timers.repair_tables(grace=0) == 0, "once"
     assert (await _record(bot, fake)).table_version == rec.version
 
 

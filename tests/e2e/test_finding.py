@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from cogs.service import utcnow
+from cogs.decide import utcnow
 from tests.e2e.play import TURN, latest_table, start_game
 from tests.fakediscord.model import ChannelType
 
@@ -38,7 +38,7 @@ async def test_reminders_carry_the_link_and_the_button(fake, bot):
     absent = rec.game.decision().player
     start = utcnow()
     bot.service.clock = lambda: start + timedelta(hours=1.5)
-    assert await bot.service.run_due() == 1
+    assert await bot.service.timers.run_due() == 1
     reminder = fake.last_message(CH)
     assert f"<@{absent}>, reminder" in reminder.content
     assert f"https://discord.com/channels/{fake.guild_id}/{rec.channel_id}/{latest_table(fake, CH).id}" in (
@@ -138,7 +138,7 @@ async def test_quiet_hours_hold_a_reminder(fake, bot):
     start = utcnow()
     bot.service.clock = lambda: start + timedelta(hours=1.5)
     before = len(fake.messages_in(CH))
-    await bot.service.run_due()
+    await bot.service.timers.run_due()
     assert len(fake.messages_in(CH)) == before, "no reminder in quiet hours"
     held = await _record(bot, fake)
     assert held.next_reminder_at is not None and held.next_reminder_at > start + timedelta(hours=1.5)

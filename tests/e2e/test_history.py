@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from cogs.common import UserError
+from cogs.words import UserError
 from tests.e2e.play import open_lobby
 
 pytestmark = pytest.mark.e2e

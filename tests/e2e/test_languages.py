@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from cogs.common import game_name, seat_name
 from cogs.settings import SERVER_LIMITS
+from cogs.words import game_name, seat_name
 from db.models import GuildSettings
 from i18n import format_number, translate, translate_plural
 from i18n import messages as M
@@ -324,7 +324,7 @@ class Typist:
 
     async def check_suggestions(self, user, game, d, action) -> None:
         """The suggestions of the option the action needs, once per option: in the typist's language."""
-        from cogs.common import building_name, domino_words, effect_words
+        from cogs.words import building_name, domino_words, effect_words
         from engine import BribeDragon, Build, Claim, Place, Tax, cell_name
 
         lang, legal = self.lang, game.legal_actions()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from cogs.service import utcnow
+from cogs.decide import utcnow
 from engine import Claim, cell_name
 from tests.e2e.play import TURN, latest_table, open_lobby, play_game, slash_action, start_game
 from tests.fakediscord.model import Perm
@@ -132,7 +132,7 @@ async def test_a_crash_while_opening_the_direct_message_sends_it_again_once(fake
     await fake.wait_until(lambda: len(_dms(fake, fake.bob)) == before + 1, timeout=10, what="the DM sent again")
     dm = _dms(fake, fake.bob)[-1]
     assert "It's your turn" in dm.content and TURN in dm.button_labels
-    await new_bot.service.repair_tables(grace=0)
+    await new_bot.service.timers.repair_tables(grace=0)
     await new_bot.service.idle()
     await fake.settle()
     assert len(_dms(fake, fake.bob)) == before + 1, "once"
@@ -149,7 +149,7 @@ async def test_both_with_closed_direct_messages_still_gets_every_reminder_in_the
     start = utcnow()
     for hours in range(1, 5):
         bot.service.clock = lambda h=hours: start + timedelta(hours=h + 0.5)
-        assert await bot.service.run_due() == 1
+        assert await bot.service.timers.run_due() == 1
     reminders = [m for m in fake.messages_in(CH) if f"<@{fake.bob.id}>, reminder" in m.content]
     assert len(reminders) == 4, [m.content for m in fake.messages_in(CH)][-6:]
     public = [m.content for m in fake.messages_in(CH) if not m.ephemeral]
@@ -174,13 +174,13 @@ async def test_quiet_hours_hold_every_notification_until_they_end(fake, bot):
     assert rec.next_reminder_at == datetime(2026, 11, 26, 7, 0, tzinfo=UTC)
     # Morning: one notification, the turn's (not a reminder), by his choice (both: a DM and a ping); then no more.
     bot.service.clock = lambda: datetime(2026, 11, 26, 7, 1, tzinfo=UTC)
-    assert await bot.service.run_due() == 1
+    assert await bot.service.timers.run_due() == 1
     (dm,) = _dms(fake, fake.bob)
     assert dm.content.startswith("🎲 It's your turn") and TURN in dm.button_labels
     (ping,) = _pinged(fake, fake.bob, mark)
     assert "reminder" not in ping.json["content"]
     bot.service.clock = lambda: datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
-    assert await bot.service.run_due() == 0
+    assert await bot.service.timers.run_due() == 0
     assert len(_dms(fake, fake.bob)) == 1 and len(_pinged(fake, fake.bob, mark)) == 1
 
 
@@ -209,7 +209,7 @@ async def test_a_reminder_says_so_and_old_direct_messages_lose_their_button(fake
     turn = _dms(fake, fake.bob)[-1]
     start = utcnow()
     bot.service.clock = lambda: start + timedelta(hours=1.5)
-    assert await bot.service.run_due() == 1
+    assert await bot.service.timers.run_due() == 1
     reminder = _dms(fake, fake.bob)[-1]
     assert reminder is not turn and reminder.content.startswith("⏳ Reminder: it's still your turn")
     assert turn.content.startswith("🎲 It's your turn") and TURN in reminder.button_labels
@@ -244,9 +244,9 @@ async def test_a_long_posting_failure_leaves_one_repair_note_and_the_turn_line(f
     await start_game(fake, fake.alice, CH, [fake.bob], game="kingdomino", players=2)
     _, allow = await _deny_posting(bot, fake, {str(u.id): u for u in (fake.alice, fake.bob)})
     for _ in range(6):
-        assert await bot.service.repair_tables(grace=0) == 0
+        assert await bot.service.timers.repair_tables(grace=0) == 0
     allow()
-    assert await bot.service.repair_tables(grace=0) == 1
+    assert await bot.service.timers.repair_tables(grace=0) == 1
     table = latest_table(fake, CH).content
     lines = table.splitlines()
     assert table.count("🔁 The table again") == 1, table

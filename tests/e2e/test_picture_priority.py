@@ -257,7 +257,7 @@ async def test_the_replay_and_chart_of_the_final_table_are_the_ones_a_look_shows
     gid = await finished_royal_wedding(bot, fake, fake.alice, seed=5)
     counter = Gate("nothing is held")
     monkeypatch.setattr(pictures, "safe_render", counter.wrap(pictures.safe_render))
-    rec = await bot.service.get(gid)
+    rec = await bot.service.games.get(gid)
     posted = await bot.service.story_files(rec, rec.game)  # as the final table posts them
     assert [f.filename for f in posted] == ["replay.gif", "chart.png"]
     drawn = sum(counter.seen.values())

@@ -267,7 +267,7 @@ async def test_a_game_that_cannot_be_read_says_so_and_can_be_closed(fake, harnes
 async def test_limits_per_member_and_lobbies_that_expire(fake, bot):
     from datetime import timedelta
 
-    from cogs.service import utcnow
+    from cogs.decide import utcnow
 
     text = await _private(
         await fake.slash(fake.alice, CH, "settings", "server", options={"lobbies_per_member": 1, "games_per_member": 2})
@@ -293,7 +293,7 @@ async def test_limits_per_member_and_lobbies_that_expire(fake, bot):
     # The lobby nobody starts closes after the server's 2 hours, and frees the channel.
     later = utcnow() + timedelta(hours=2, minutes=5)
     bot.service.clock = lambda: later
-    closed = await bot.service.expire_lobbies()
+    closed = await bot.service.timers.expire_lobbies()
     assert len(closed) == 1 and await bot.store.get_active_game(fake.channel(CH).id) is None
     summary = (await bot.store.list_games(channel_id=fake.channel(CH).id, limit=1))[0]
     assert summary.end_reason == "expired"
@@ -319,11 +319,11 @@ async def test_a_deleted_thread_ends_its_game_and_its_timers(fake, bot):
     assert summary.status == "cancelled" and summary.end_reason == "abandoned"
     from datetime import timedelta
 
-    from cogs.service import utcnow
+    from cogs.decide import utcnow
 
     later = utcnow() + timedelta(hours=5)
     bot.service.clock = lambda: later
-    assert await bot.service.run_due() == 0, "no timer fires for it any more"
+    assert await bot.service.timers.run_due() == 0, "no timer fires for it any more"
     assert rec.id == summary.id
 
 

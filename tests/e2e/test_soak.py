@@ -416,7 +416,7 @@ class Soak:
                 return
             except TimeoutError:
                 pass
-            for work in (service.repair_tables, service.run_due):
+            for work in (service.timers.repair_tables, service.timers.run_due):
                 try:
                     await work()
                 except Exception as error:  # the bot's own loop logs and goes on; so does this one
@@ -646,7 +646,7 @@ async def test_soak_many_games_with_discord_failing(fake: FakeDiscord, bot, harn
     await fake.wait_for_gateway(timeout=30)
     for _ in range(3):
         await bot.service.idle()
-        await bot.service.repair_tables(grace=0)
+        await bot.service.timers.repair_tables(grace=0)
         await bot.service.idle()
         await fake.settle(timeout=30)
 

@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from cogs.service import turn_key
+from cogs.decide import turn_key
 from tests.e2e.play import (
     TURN,
     active_record,

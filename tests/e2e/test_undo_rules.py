@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from cogs.service import utcnow
+from cogs.decide import utcnow
 from engine import Claim
 from tests.e2e.play import latest_table, open_lobby, slash_action, start_game
 
@@ -71,7 +71,7 @@ async def test_undo_cannot_reach_past_a_move_made_by_the_deadline(fake, bot):
     mover, absent = by_id[d.player], nxt.player
     before = await _record(bot, fake)
     bot.service.clock = lambda: utcnow() + timedelta(hours=3.5)
-    await bot.service.run_due()
+    await bot.service.timers.run_due()
     await fake.wait_until(lambda: "time ran out" in latest_table(fake, CH).content)
     actions = await bot.store.get_actions(before.id)
     assert actions[-1].player_id == absent and actions[-1].user_id is None

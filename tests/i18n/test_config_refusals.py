@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.common import config_refusal
+from cogs.words import config_refusal
 from engine.config import GAMES, VARIANTS, GameConfig
 from engine.errors import ConfigError
 from i18n import messages as M

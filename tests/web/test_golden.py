@@ -59,7 +59,7 @@ def differs(picture: bytes, golden: Path) -> float:
 async def test_the_board_looks_as_it_did(local, browser, name, size, tmp_path):
     gid = await seeded_table(local)
     # The person's cookie: the same browser that opened the table (the golden shows the tax targets).
-    rec = await local.service.get(gid)
+    rec = await local.service.games.get(gid)
     person = next(s.user_id for s in rec.seats if s.user_id)
     from web import auth
 

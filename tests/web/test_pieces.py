@@ -53,16 +53,16 @@ async def knight_on_a_building(local) -> tuple[int, int]:
         async with host.post("/api/games", json=body) as r:
             gid = (await r.json())["id"]
         async with aiohttp.ClientSession(base_url=board.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as guest:
-            rec = await service.get(gid)
+            rec = await service.games.get(gid)
             async with guest.post(f"/api/games/{gid}/join", json={"version": rec.version}) as r:
                 assert (await r.json())["ok"]
-        rec = await service.get(gid)
+        rec = await service.games.get(gid)
         async with host.post(f"/api/games/{gid}/start", json={"version": rec.version}) as r:
             assert (await r.json())["ok"]
     rng = random.Random(5)
     while True:
         await service.idle()
-        rec = await service.get(gid)
+        rec = await service.games.get(gid)
         game = rec.game
         for index, k in enumerate(game.kingdoms):
             if any(cell in k.buildings for cell in k.knights_placed):
@@ -95,7 +95,7 @@ async def test_a_knight_on_a_building_leaves_its_label_whole(local, browser, pho
     assert seen["spilled"] == [], f"these codes run out of their labels: {seen['spilled']}"
     assert not errors
     # Each label shows the building's code, as the Discord picture does; the legend and the title name it whole.
-    game = (await local.service.get(gid)).game
+    game = (await local.service.games.get(gid)).game
     codes = game_building_codes("en")
     for index, k in enumerate(game.kingdoms):
         shown = seen["kingdoms"][f"kingdom-{index}"]

@@ -69,7 +69,7 @@ async def finish(service, gid: int, seed: int):
     rng = random.Random(seed)
     while True:
         await service.idle()
-        rec = await service.get(gid)
+        rec = await service.games.get(gid)
         if rec.game.is_over:
             return rec
         d = rec.game.decision()
@@ -90,14 +90,14 @@ async def local_table(local, people: int, computers: int, seed: int = 1) -> tupl
             gid = (await r.json())["id"]
         for _ in range(people - 1):
             async with aiohttp.ClientSession(base_url=board.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as guest:
-                rec = await local.service.get(gid)
+                rec = await local.service.games.get(gid)
                 async with guest.post(f"/api/games/{gid}/join", json={"version": rec.version}) as r:
                     assert (await r.json())["ok"]
         if people > 1:
-            rec = await local.service.get(gid)
+            rec = await local.service.games.get(gid)
             async with host.post(f"/api/games/{gid}/start", json={"version": rec.version}) as r:
                 assert (await r.json())["ok"]
-    rec = await local.service.get(gid)
+    rec = await local.service.games.get(gid)
     return gid, [s.user_id for s in rec.seats if s.user_id is not None]
 
 

@@ -24,7 +24,7 @@ async def test_two_windows_at_one_local_table(local, open_page):
     await first.tap("#start")
     a, b = await asyncio.gather(play_to_end(first, seed=1), play_to_end(second, seed=2))
     assert a and b, "both windows played"
-    rec = await local.service.get(gid)
+    rec = await local.service.games.get(gid)
     assert rec.game.is_over
     people = {s.user_id for s in rec.seats}
     movers = {a.user_id for a in await local.service.store.get_actions(gid) if a.user_id is not None}
@@ -35,12 +35,12 @@ async def test_refusals_are_shown_on_the_board(local, open_page):
     page = await open_page(local.board.url)
     gid = await open_table(page, "kingdomino", 3, 2)
     await page.wait_turn("first_claim", "claim")
-    before = (await local.service.get(gid)).version
+    before = (await local.service.games.get(gid)).version
     await page.tap("#undo")  # nothing of theirs to take back yet
     await page.page.wait_for_selector("#toast:not([hidden])")
     said = await page.toast()
     assert "no move to take back" in said or "can no longer be taken back" in said
-    assert (await local.service.get(gid)).version == before, "a refusal changes nothing"
+    assert (await local.service.games.get(gid)).version == before, "a refusal changes nothing"
     # A seat at a full table: refused with the reason, nothing changes.
     watcher = await open_page(f"{local.board.url}?game={gid}")
     await watcher.wait_turn("wait", "first_claim")

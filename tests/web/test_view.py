@@ -87,7 +87,7 @@ def test_the_actions_offered_are_the_engines_and_the_points_its_scoring(mode, se
                 body = {"tax": lambda i: {"type": "tax", "cells": i["cells"]},
                         "build": lambda i: {"type": "build", "slot": i["slot"], "cell": [i["row"], i["col"]]},
                         "dragon": lambda i: {"type": "dragon", "slot": i}}[kind](item)  # fmt: skip
-                from cogs.service import skip_optional
+                from cogs.decide import skip_optional
 
                 trial, _ = skip_optional(game, d.player, kind)
                 trial.apply(action_from_dict(body), by=d.player)
@@ -143,7 +143,7 @@ def test_the_recent_events_follow_the_game_as_a_replay_tells_them(mode, seed, st
 def test_the_log_shows_the_last_lines_of_the_events_kept(mode, seed, steps, lang):
     """The board's log: the last LOG_LINES lines of all the events the board keeps (up to three times as many),
     worded from the newest back (`log_lines`) as wording them all and keeping the last would."""
-    from cogs.common import event_lines
+    from cogs.words import event_lines
     from web.view import LOG_LINES, log_lines, plain, recent_events
 
     game, seats = position(mode, seed, steps)

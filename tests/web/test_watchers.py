@@ -56,7 +56,7 @@ async def test_boards_of_a_move_being_shown_wait_for_it_through_one_waiter(local
     async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
         gid = (await r.json())["id"]
     await local.service.idle()
-    rec = await local.service.get(gid)
+    rec = await local.service.games.get(gid)
     player = rec.game.decision().player
     assert rec.seat_of(player).user_id is not None, "the person's turn"
     entered: list[int] = []
@@ -131,12 +131,12 @@ async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newes
     board = local.board
     try:
         for gid in games:  # every board has drawn its game once
-            assert {v["version"] for v in await _first_events(queues[gid])} == {(await local.service.get(gid)).version}
+            assert {v["version"] for v in await _first_events(queues[gid])} == {(await local.service.games.get(gid)).version}
         newest = {}
         async with board._rendering:  # the boards' turn is taken: they wait for it
             for gid in games:
                 for _ in range(2):  # two changes in a row: the boards may skip the first, never the second
-                    rec = await local.service.get(gid)
+                    rec = await local.service.games.get(gid)
                     game = rec.game.clone()
                     player = game.decision().player
                     action = game.legal_actions()[0]
@@ -218,7 +218,7 @@ async def test_a_move_saved_here_reaches_the_boards_without_a_read_and_as_a_read
     async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
         gid = (await r.json())["id"]
     await local.service.idle()
-    rec = await local.service.get(gid)
+    rec = await local.service.games.get(gid)
     seat = rec.seat_of(rec.game.decision().player)
     assert seat.user_id is not None, "the person's turn"
     reads = local.board.metrics.board_reads
@@ -229,7 +229,7 @@ async def test_a_move_saved_here_reaches_the_boards_without_a_read_and_as_a_read
         handed_before = reads.labels(source="handed")._value.get()
         await local.service.play(gid, seat.user_id, rec.game.legal_actions()[0])
         await local.service.idle()  # and the computer player's moves it called for
-        newest = (await local.service.get(gid)).version
+        newest = (await local.service.games.get(gid)).version
         assert newest > rec.version
         while True:
             sent = (await _first_events([got]))[0]
