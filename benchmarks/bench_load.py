@@ -467,7 +467,7 @@ async def build_bot(stack: contextlib.AsyncExitStack):
             async def no_picture(*args, **kwargs):
                 return png
 
-            service.picture = no_picture
+            cogs.tables.pictures.draw = no_picture  # the table pictures (cogs.pictures.draw, as the presenter uses)
             cogs.views.kingdom_png = cogs.views.panel_png = no_picture  # the turn panel's pictures
 
         computer_action, budget = service.computer_action, service.hard_budget

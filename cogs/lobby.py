@@ -25,8 +25,8 @@ from .common import NEEDED_PERMISSIONS, THREAD_TYPES, OfGame
 from .context import Context, context_of
 from .controls import computer_select, lobby_button, rematch_button, swap_select
 from .decide import game_language
+from .lobbydoor import LobbyChange, Person
 from .mine import game_lines, page_text
-from .service import LobbyChange, Person
 from .views import guarded
 from .words import GAME_NAMES, UserError, game_name
 

@@ -26,30 +26,30 @@ import dataclasses
 import logging
 import random
 import socket
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.errors import CorruptGame, SeatConflict, StaleVersion, StoreError, WrongStatus
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat
+from db.errors import StoreError
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
 from db.store import GameStore
 from engine import Action, Game, action_from_dict
 from engine.ai import BUDGET_FACTORS, make_agent
 from i18n import messages as M
-from i18n import translate, translate_plural
+from i18n import translate
 
 from . import lobbyrules as rules
 from .commit import Commits, Listener
 from .computers import Computers
-from .decide import STALE, Result, game_language, next_seat, undo_plan, utcnow
+from .decide import Result, game_language, next_seat, undo_plan, utcnow
 from .games import Games
+from .lobbydoor import LobbyDoor, mention
 from .notifier import Notifier
 from .presenter import Presenter, Tables
 from .tables import DiscordTables
 from .tabletext import setup_words
 from .timers import Timers
-from .words import UserError, safe, seat_name
+from .words import UserError, seat_name
 
 log = logging.getLogger(__name__)
 
@@ -68,37 +68,7 @@ class BoardAccess(Protocol):
     def link(self, game_id: int, user_id: int, seat: int | None) -> str | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Person:
-    """Who acts at the lobby's door: their user id, the name a seat of theirs gets, and whether they may manage the
-    channel (cancel another's table)."""
-
-    user_id: int
-    name: str = ""
-    manages: bool = False
-
-    @property
-    def player(self) -> str:
-        return str(self.user_id)
-
-
-@dataclass
-class LobbyChange:
-    """What a lobby operation did: the game as it is now, a sentence for the person who acted (in their language),
-    whether the table is gone (`closed`), and the start's result (`started`)."""
-
-    record: GameRecord
-    said: Words
-    closed: bool = False
-    started: Result | None = None
-
-
-def mention(rec: GameRecord, user_id: int) -> str:
-    """How Discord's words name a person: a mention (the messages say whom they ping)."""
-    return f"<@{user_id}>"
-
-
-class GameService:
+class GameService(LobbyDoor):
     """Shared by the cogs and the web board: the door for every change of a game, over the rooms that do the work."""
 
     def __init__(
@@ -135,10 +105,6 @@ class GameService:
         settings = getattr(bot, "settings", None)
         shards = getattr(settings, "shard_ids", None)
         self.owner = f"{socket.gethostname()}:shards={','.join(map(str, shards)) if shards else 'all'}"
-
-    @property
-    def store(self) -> GameStore:
-        return self.games.store
 
     def listen(self, listener: Listener) -> None:
         """`listener` hears of every change this service's commit path commits, from now on (once however often it
@@ -242,187 +208,6 @@ class GameService:
 
             result.warning = warning
 
-    # -- the lobby --------------------------------------------------------------------------------------------------
-    async def check_limits(self, guild_id: int | None, user_id: int, *, hosting: bool) -> None:
-        """The server's limits per member: open lobbies hosted, and games sat at (lobby or in play)."""
-        if guild_id is None:
-            return
-        limits = await self.store.get_guild_settings(guild_id)
-        if hosting:
-            hosted = await self.store.count_lobbies_hosted(guild_id, user_id)
-            if hosted >= limits.max_lobbies_per_member:
-                limit = limits.max_lobbies_per_member
-                raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_HOSTED, hosted, limit=limit))
-        playing = await self.store.count_active_games_of(guild_id, user_id)
-        if playing >= limits.max_games_per_member:
-            limit = limits.max_games_per_member
-            raise UserError(lambda lang: translate_plural(lang, *M.LIMIT_PLAYING, playing, limit=limit))
-
-    async def open_table(
-        self,
-        *,
-        channel_id: int,
-        guild_id: int | None,
-        host: Person,
-        kind: str,
-        options: dict,
-        seats: Sequence[Seat],
-        reminder_hours: float | None = None,
-        deadline_hours: float | None = None,
-        note: str = "",
-    ) -> GameRecord:
-        """Open a lobby in the channel (the host's limits checked) and show it (`Tables.post_lobby`). Raises
-        `ActiveGameExists` when the channel has a game; a lobby that cannot be shown is cancelled again (it would
-        block its channel unseen)."""
-        await self.check_limits(guild_id, host.user_id, hosting=True)
-        rec = await self.commits.open_lobby(
-            channel_id=channel_id,
-            guild_id=guild_id,
-            host_user_id=host.user_id,
-            kind=kind,
-            config=options,
-            seats=list(seats),
-            seed=self.new_seed(),
-            reminder_hours=reminder_hours,
-            deadline_hours=deadline_hours,
-        )
-        async with self.commits.hold(rec.id):
-            try:
-                await self.presenter.post_lobby(rec, note)
-            except BaseException:
-                await self.commits.cancel(rec.id)
-                raise
-            return await self.games.get(rec.id)
-
-    async def _lobby(self, game_id: int, operation, expected_version: int | None = None) -> LobbyChange:
-        """Run a lobby operation (`operation(rec) -> LobbyChange`) under the game's hold, on its newest record (or
-        refused as out of date when `expected_version` is not it); then wait until the change is shown."""
-        async with self.commits.hold(game_id):
-            rec = await self.games.get(game_id)
-            if expected_version is not None and rec.version != expected_version:
-                raise UserError(STALE)
-            try:
-                change = await operation(rec)
-            except (StaleVersion, SeatConflict, WrongStatus):
-                raise UserError(STALE) from None
-        await self.presenter.shown(game_id)
-        return change
-
-    async def join(self, game_id: int, person: Person, *, expected_version: int | None = None) -> LobbyChange:
-        """The person takes the next free seat."""
-
-        async def join(rec: GameRecord) -> LobbyChange:
-            seat = rules.joining(rec, person.user_id, person.name)
-            await self.check_limits(rec.guild_id, person.user_id, hosting=False)
-            rec = await self.commits.join(rec, seat)
-            return LobbyChange(rec, lambda lang: translate(lang, M.JOINED))
-
-        return await self._lobby(game_id, join, expected_version)
-
-    async def leave(self, game_id: int, person: Person, *, expected_version: int | None = None) -> LobbyChange:
-        """The person leaves their seat (the host's role goes to the next person; the last person closes the
-        table)."""
-
-        async def leave(rec: GameRecord) -> LobbyChange:
-            leaving = rules.leaving(rec, person.user_id)
-            if leaving.closes:
-                await self.commits.cancel(rec.id, rec.version, by=person.user_id)
-                rec = await self.games.get(rec.id)
-                return LobbyChange(rec, lambda lang: translate(lang, M.LEFT_CLOSED), closed=True)
-            rec = await self.commits.leave(rec, person.player, by=person.user_id)
-            if leaving.new_host is None:
-                return LobbyChange(rec, lambda lang: translate(lang, M.LEFT))
-            rec = await self.commits.hand_host(rec, leaving.new_host, by=person.user_id)
-            host = self.naming(rec, leaving.new_host)
-            return LobbyChange(rec, lambda lang: translate(lang, M.LEFT_NEW_HOST, host=host))
-
-        return await self._lobby(game_id, leave, expected_version)
-
-    async def add_computer(
-        self, game_id: int, by: int, level: str, *, expected_version: int | None = None
-    ) -> LobbyChange:
-        """The host seats a computer player of `level`."""
-
-        async def add(rec: GameRecord) -> LobbyChange:
-            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
-            seats, seat = rules.with_computer(rec, level)
-            rec = await self.commits.reseat(rec, seats, by=by)
-            name = safe(seat.display_name)
-            return LobbyChange(rec, lambda lang: translate(lang, M.SOMEONE_JOINED, name=name))
-
-        return await self._lobby(game_id, add, expected_version)
-
-    async def remove_computer(
-        self, game_id: int, by: int, player_id: str | None = None, *, expected_version: int | None = None
-    ) -> LobbyChange:
-        """The host takes a computer player away (`player_id`, or the last one seated)."""
-
-        async def remove(rec: GameRecord) -> LobbyChange:
-            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
-            seats, seat = rules.without_computer(rec, player_id)
-            rec = await self.commits.reseat(rec, seats, by=by)
-            name = safe(seat.display_name)
-            return LobbyChange(rec, lambda lang: translate(lang, M.SOMEONE_LEFT, name=name))
-
-        return await self._lobby(game_id, remove, expected_version)
-
-    async def set_computer_level(
-        self, game_id: int, by: int, player_id: str, level: str, *, expected_version: int | None = None
-    ) -> LobbyChange:
-        """The host changes how strong a seated computer player is."""
-
-        async def set_level(rec: GameRecord) -> LobbyChange:
-            rules.only_host(rec, by, M.ONLY_HOST_COMPUTERS, self.naming)
-            seats, seat = rules.with_level(rec, player_id, level)
-            rec = await self.commits.reseat(rec, seats, by=by)
-            name = safe(seat.display_name)
-
-            def said(lang: str) -> str:
-                return translate(lang, M.COMPUTER_LEVEL_SET, name=name, level=translate(lang, M.LEVELS[level]))
-
-            return LobbyChange(rec, said)
-
-        return await self._lobby(game_id, set_level, expected_version)
-
-    async def swap_seats(
-        self, game_id: int, by: int, pair: tuple[str, ...], *, expected_version: int | None = None
-    ) -> LobbyChange:
-        """The host exchanges two seats (how teams of two are arranged: partners sit side by side)."""
-
-        async def swap(rec: GameRecord) -> LobbyChange:
-            rules.only_host(rec, by, M.ONLY_HOST_SEATS, self.naming)
-            rules.seats_of(rec)
-            rec = await self.commits.reseat(rec, rules.swapped(rec.seats, pair), by=by)
-            a, b = (safe(next(s for s in rec.seats if s.player_id == p).display_name) for p in pair)
-            return LobbyChange(rec, lambda lang: translate(lang, M.SWAPPED, first=a, second=b))
-
-        return await self._lobby(game_id, swap, expected_version)
-
-    async def hand_host(self, game_id: int, by: int, to: int, *, expected_version: int | None = None) -> LobbyChange:
-        """The host hands their role to another seated person."""
-
-        async def hand(rec: GameRecord) -> LobbyChange:
-            rules.only_host(rec, by, M.ONLY_HOST_SEATS, self.naming)
-            rec = await self.commits.hand_host(rec, rules.new_host(rec, to), by=by)
-            host = self.naming(rec, to)
-            return LobbyChange(rec, lambda lang: translate(lang, M.HOST_HANDED, host=host))
-
-        return await self._lobby(game_id, hand, expected_version)
-
-    async def start_table(self, game_id: int, by: int, *, expected_version: int | None = None) -> LobbyChange:
-        """The seated host starts the game: the first table is posted."""
-
-        async def start(rec: GameRecord) -> LobbyChange:
-            rules.check_can_start(rec, by, self.naming)
-            result = await self.start(rec)
-            return LobbyChange(
-                result.record,
-                lambda lang: result.warning_in(lang) or translate(lang, M.GAME_STARTED),
-                started=result,
-            )
-
-        return await self._lobby(game_id, start, expected_version)
-
     async def start(self, rec: GameRecord) -> Result:
         """Turn a lobby into a game (seats in order, teams by consecutive pairs) and post the first table (the
         caller holds the game)."""
@@ -432,20 +217,6 @@ class GameService:
         await self.after_move(result, mover=None, note=f"{setup_words(rec, game.config)} {limit}")
         return result
 
-    async def cancel_table(
-        self, game_id: int, person: Person, *, expected_version: int | None = None, reason: str = "cancelled"
-    ) -> LobbyChange:
-        """The host (or a member who manages the channel) ends the game, in its lobby or in play; its computer
-        players stop, the turn buttons of its direct messages go."""
-
-        async def cancel(rec: GameRecord) -> LobbyChange:
-            rules.may_cancel(rec, person.user_id, manages=person.manages)
-            await self.end(rec.id, reason=reason, by=person.user_id, expected_version=rec.version)
-            rec = await self.games.get(rec.id)
-            return LobbyChange(rec, lambda lang: translate(lang, M.GAME_CANCELLED_PRIVATE), closed=True)
-
-        return await self._lobby(game_id, cancel, expected_version)
-
     async def end(
         self, game_id: int, *, reason: str, by: int | None = None, expected_version: int | None = None
     ) -> None:
@@ -454,25 +225,6 @@ class GameService:
         self.computers.stop(game_id)
         await self.commits.cancel(game_id, expected_version, reason=reason, by=by)
         self.notifier.turn_passed(game_id, None)
-
-    async def close_unreadable(self, channel_id: int, person: Person) -> int | None:
-        """`/game cancel` on a game whose stored data cannot be read: its host or a member who manages the channel
-        closes it, which frees the channel; returns its id. None when the channel's game reads fine (the ordinary
-        cancel applies) or there is none."""
-        summary = await self.store.get_active_summary(channel_id)
-        if summary is None:
-            return None
-        async with self.commits.hold(summary.id, channel_id=channel_id):
-            try:
-                await self.store.get_game(summary.id)
-                return None
-            except CorruptGame:
-                pass
-            if person.user_id != summary.host_user_id and not person.manages:
-                raise UserError(M.UNREADABLE_ONLY_HOST)
-            await self.end(summary.id, reason="unreadable", by=person.user_id)
-        log.warning("Game %s could not be read and was closed by user %s", summary.id, person.user_id)
-        return summary.id
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
         """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from cogs import commit, context, decide, games
-from cogs.service import GameService, Person
+from cogs.lobbydoor import Person
+from cogs.service import GameService
 from db.models import GameStatus, Seat
 from db.sqlite import _WRITES, SqliteGameStore
 from db.store import GameStore

@@ -190,7 +190,9 @@ def test_the_discord_free_rooms_reach_no_discord_import(module):
 
 def test_importing_the_discord_free_rooms_loads_no_discord():
     """The same, as Python sees it: a fresh interpreter imports them and has no `discord` module loaded."""
-    code = f"import sys, {', '.join(DISCORD_FREE)}; print(sorted(m for m in sys.modules if m.split('.')[0] == 'discord'))"
+    code = (
+        f"import sys, {', '.join(DISCORD_FREE)}; print(sorted(m for m in sys.modules if m.split('.')[0] == 'discord'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
@@ -204,8 +206,6 @@ def test_no_arrow_from_the_cogs_to_the_web():
 
 def test_the_web_reaches_none_of_discords_buttons():
     edges = graph()
-    found = {
-        m: sorted(set(targets) & set(DISCORD_BUTTONS)) for m, targets in edges.items() if m.split(".")[0] == "web"
-    }
+    found = {m: sorted(set(targets) & set(DISCORD_BUTTONS)) for m, targets in edges.items() if m.split(".")[0] == "web"}
     found = {m: t for m, t in found.items() if t}
     assert not found, found

@@ -21,7 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from cogs import lobbyrules as rules
-from cogs.service import Person
+from cogs.lobbydoor import Person
 from cogs.words import UserError, config_refusal, game_name
 from db.errors import StoreError
 from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, Seat

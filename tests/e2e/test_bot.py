@@ -433,13 +433,13 @@ async def test_table_text_tells_the_whole_turn(fake, bot):
 
 def break_tables(bot, monkeypatch) -> Callable[[], None]:
     """Every table post fails ("Discord is down") until the returned function is called."""
-    real_post = bot.service.post_table
+    real_post = bot.service.tables.post_table
 
     async def broken_post(*args, **kwargs):
         raise RuntimeError("Discord is down")
 
-    monkeypatch.setattr(bot.service, "post_table", broken_post)
-    return lambda: monkeypatch.setattr(bot.service, "post_table", real_post)
+    monkeypatch.setattr(bot.service.tables, "post_table", broken_post)
+    return lambda: monkeypatch.setattr(bot.service.tables, "post_table", real_post)
 
 
 async def test_failure_after_a_saved_move_is_reported_and_the_table_is_posted_again(fake, harness, bot, monkeypatch):

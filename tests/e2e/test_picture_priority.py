@@ -16,6 +16,7 @@ import pytest
 
 from cogs import pictures
 from cogs.pictures import Asker, PicturePool, PicturesBusy, Priority
+from cogs.tables import story_files
 from i18n import messages as M
 from tests.e2e import saved_games
 from tests.e2e.play import latest_table, slash_action, start_game
@@ -258,7 +259,7 @@ async def test_the_replay_and_chart_of_the_final_table_are_the_ones_a_look_shows
     counter = Gate("nothing is held")
     monkeypatch.setattr(pictures, "safe_render", counter.wrap(pictures.safe_render))
     rec = await bot.service.games.get(gid)
-    posted = await bot.service.story_files(rec, rec.game)  # as the final table posts them
+    posted = await story_files(rec, rec.game)  # as the final table posts them
     assert [f.filename for f in posted] == ["replay.gif", "chart.png"]
     drawn = sum(counter.seen.values())
     assert drawn == 2

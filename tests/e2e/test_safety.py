@@ -340,7 +340,7 @@ async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(f
     service = bot.service
     channel_id = fake.channel(CH).id
     read: list[weakref.ref] = []
-    get = service.get
+    get = service.games.get
 
     async def get_and_watch(game_id):
         rec = await get(game_id)
@@ -370,7 +370,7 @@ async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(f
             return action_from_dict(await self.choose(game.to_dict(), level, seed, key=key, **options))
 
     pool = WaitingPool()
-    service.get, service.ai_pool = get_and_watch, pool
+    service.games.get, service.ai_pool = get_and_watch, pool
     try:
         lobby = await open_lobby(fake, fake.alice, CH, game="kingdomino", players=2, computers=1, computer_level="easy")
         await (await fake.click(fake.alice, lobby, "Start")).wait_message()
@@ -393,4 +393,4 @@ async def test_a_game_waiting_for_a_computer_player_keeps_no_engine_game_alive(f
         assert (await bot.store.get_active_game(channel_id)).version > before, "the computer's move was saved"
     finally:
         pool.go.set()
-        service.get, service.ai_pool = get, None
+        service.games.get, service.ai_pool = get, None

@@ -113,7 +113,7 @@ async def test_a_claim_with_a_computer_next_can_be_taken_back_while_it_waits(fak
     claimed = await _record(bot, fake)
     assert claimed.version == rec.version + 1 and claimed.game.decision().player != alice, "the computer waits"
     await (await fake.click(fake.alice, panel, UNDO)).wait_message()
-    await fake.wait_until(lambda: rec.id not in bot.service._chains, what="the waiting computer stopped")
+    await fake.wait_until(lambda: rec.id not in bot.service.computers.chains, what="the waiting computer stopped")
     undone = await _record(bot, fake)
     assert undone.game.to_dict() == rec.game.to_dict(), "the claim is taken back; the computer did not play"
     actions = await bot.store.get_actions(rec.id, include_undone=False)

@@ -299,7 +299,7 @@ async def test_without_an_activity_a_personal_link_scoped_to_game_and_seat(fake,
 
 async def test_without_activity_or_public_address_the_answer_says_so(fake, bot):
     fake.activities.enabled = False
-    bot.settings = dataclasses.replace(bot.settings, public_url=None)
+    bot.service.board = dataclasses.replace(bot.service.board, public_url=None)  # PUBLIC_URL not set
     await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
     message = await (await fake.slash(fake.alice, "kingdomino", "play", "board")).wait_message()
     assert message.ephemeral and "not set up for this server" in message.content

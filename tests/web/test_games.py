@@ -39,7 +39,9 @@ async def test_whole_game_by_taps(local, open_page, kind, phone, tmp_path):
     # The end: the final scores on the board, and the game finished in the store with every move logged.
     final = await page.page.inner_text("#final")
     assert "Kingdom" in final or "points" in final or final.strip()
-    assert await page.page.locator(".scores tbody tr").count() == len((await local.service.games.get(gid)).game.kingdoms)
+    assert await page.page.locator(".scores tbody tr").count() == len(
+        (await local.service.games.get(gid)).game.kingdoms
+    )
     rec = await local.service.games.get(gid)
     assert rec.status == GameStatus.FINISHED and rec.game.is_over
     person = next(s for s in rec.seats if not s.is_computer)

@@ -1,4 +1,5 @@
-"""The hub: every write that changes a game wakes its watchers once it returned; reads wake nobody."""
+"""The hub, a listener of the commit path: every change announced wakes the watchers of its game; an operation under
+way holds the feed's notices until it settles; a move's game is handed to the boards."""
 
 from __future__ import annotations
 
@@ -7,39 +8,53 @@ import dataclasses
 
 import pytest
 
-from web.hub import GAME_WRITES, Hub, wait_changed, watched
+from cogs.decide import Change
+from web.hub import Hub, wait_changed
 
 
-class Store:
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-
-    async def save_move(self, game_id: int, version: int, **_) -> int:
-        self.calls.append("save")
-        return version + 1
-
-    async def get_game(self, game_id: int) -> str:
-        return "game"
+def move(game_id: int, version: int, record=None) -> Change:
+    return Change(game_id, "move", version, record)
 
 
-async def test_writes_wake_the_watchers_of_their_game_only():
+async def test_announced_changes_wake_the_watchers_of_their_game_only():
     hub = Hub()
-    store = watched(Store(), hub)
-    assert watched(store, hub) is store, "wrapped once"
     seven, eight = hub.watch(7), hub.watch(8)
     change7, change8 = seven.changed, eight.changed
-    assert await store.get_game(7) == "game"
-    assert not change7.is_set(), "a read changes nothing"
-    assert await store.save_move(7, 3, state={}) == 4
+    hub.heard(Change(7, "busy"))
+    assert not change7.is_set(), "an operation that begins changes nothing yet"
+    hub.heard(move(7, 4))
     assert change7.is_set() and not change8.is_set()
     assert hub.version_of(7) == 1 and hub.version_of(8) == 0 and hub.version_of(9) == -1
     assert await wait_changed(change7, 0) is True
     assert await wait_changed(seven.changed, 0.01) is False  # nothing new since: it gives up after its timeout
+    hub.heard(Change(7, "settled"))
+    assert hub.version_of(7) == 1, "the end of an operation is no change"
+    for kind in ("undo", "start", "lobby", "cancel"):
+        hub.heard(Change(8, kind))
+    assert hub.version_of(8) == 4, "every kind of saved change wakes the boards"
     assert hub.connections == 2
     hub.unwatch(7)
     hub.unwatch(8)
     assert hub.connections == 0 and hub.version_of(7) == -1
-    assert {"save_move", "undo_last_action", "start_game", "cancel_game"} <= GAME_WRITES
+
+
+async def test_a_board_waits_for_an_operation_under_way_to_settle():
+    """Between `busy` and `settled` a move is still being saved and shown (the claims it forces, its table): a board
+    draws what is saved and waits for the end before it offers anything. Two operations at once: the end of both."""
+    hub = Hub()
+    assert not hub.busy(7)
+    await hub.settled(7)  # nothing under way: no wait
+    hub.heard(Change(7, "busy"))
+    hub.heard(Change(7, "busy"))
+    waiting = asyncio.create_task(hub.settled(7))
+    await asyncio.sleep(0)
+    assert hub.busy(7) and not waiting.done()
+    hub.heard(Change(7, "settled"))
+    await asyncio.sleep(0)
+    assert hub.busy(7) and not waiting.done(), "one operation is still under way"
+    hub.heard(Change(7, "settled"))
+    await waiting
+    assert not hub.busy(7)
 
 
 def test_a_move_saved_here_is_handed_to_the_boards_as_a_copy_while_it_is_the_newest():
@@ -54,7 +69,7 @@ def test_a_move_saved_here_is_handed_to_the_boards_as_a_copy_while_it_is_the_new
     hub.saved(rec, game)
     assert hub.handed(7) is None, "nobody watches game 7: nothing kept"
     hub.watch(7)
-    hub.publish(7, 4)  # the save's own news (WatchedStore), then the hand-over
+    hub.publish(7, 4)  # the save's own news, then the hand-over (both from its announcement: see below)
     hub.saved(rec, game)
     handed = hub.handed(7)
     assert handed is not None and handed.version == 4 and handed.game is not game
@@ -62,9 +77,9 @@ def test_a_move_saved_here_is_handed_to_the_boards_as_a_copy_while_it_is_the_new
     game.apply(game.legal_actions()[0])  # the live game goes on (a forced claim, the next move)
     assert handed.game.to_dict() == saved_as, "the copy is the game as saved"
     assert hub.handed(7) is handed
-    hub.heard(7, 4)  # the feed repeats the save's version: still the newest
+    hub.feed_heard(7, 4)  # the feed repeats the save's version: still the newest
     assert hub.handed(7) is handed
-    hub.heard(7, 5)  # another process wrote version 5: read the store
+    hub.feed_heard(7, 5)  # another process wrote version 5: read the store
     assert hub.handed(7) is None
     hub.saved(rec, game)  # a hand-over for a version older than the newest heard of is not kept
     assert hub.handed(7) is None
@@ -81,72 +96,76 @@ def test_a_move_saved_here_is_handed_to_the_boards_as_a_copy_while_it_is_the_new
     assert hub.handed(7) is None, "a finished game's save changed more than its state: read the store"
 
 
-async def test_the_watched_store_passes_the_commit_paths_hand_over_to_the_hub():
-    from tests.web.test_view import position, record
+async def test_the_commit_paths_announcement_of_a_move_hands_the_game_to_the_hub(tmp_path):
+    """A real commit path, the hub among its listeners: a person's move is announced with the game as saved, which
+    the hub keeps for the game's boards; a lobby change announced (no game) is news without a hand-over."""
+    from cogs.commit import Commits
+    from cogs.decide import utcnow
+    from cogs.games import Games
+    from db.models import Seat
+    from db.sqlite import SqliteGameStore
 
-    game, seats = position(1, 3, 4)
-    hub = Hub()
-    store = watched(Store(), hub)
-    hub.watch(1)
-    rec = record(game, seats)
-    version = await store.save_move(1, rec.version, state=game.to_dict())
-    store.saved(dataclasses.replace(rec, version=version), game)
-    handed = hub.handed(1)
-    assert handed is not None and handed.version == version == rec.version + 1
-    assert handed.game.to_dict() == game.to_dict() and handed.seats == seats
+    store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
+    try:
+        commits = Commits(Games(store), utcnow)
+        hub = Hub()
+        commits.listeners.append(hub)
+        seats = [Seat.human(11, "Ann", "#ff0000"), Seat.human(12, "Bob", "#00ff00")]
+        rec = await commits.open_lobby(
+            channel_id=5, guild_id=1, host_user_id=11, kind="kingdomino", config={"seats": 2}, seats=seats, seed=3
+        )
+        topic = hub.watch(rec.id)
+        result = await commits.start(rec)
+        assert hub.version_of(rec.id) == 1 and hub.handed(rec.id) is None, "a start: news, read the store"
+        game = result.game
+        player = game.decision().player
+        async with commits.hold(rec.id):
+            assert hub.busy(rec.id)
+            before = topic.version
+            played = await commits.play(
+                rec.id, int(player), game.legal_actions()[0], expected_version=result.version, through_optional=False
+            )
+        assert not hub.busy(rec.id) and topic.version > before
+        handed = hub.handed(rec.id)
+        assert handed is not None and handed.version == played.version
+        assert handed.game.to_dict() == (await store.get_game(rec.id)).game.to_dict()
+        assert handed.game is not played.game, "a copy: the live game goes on"
+    finally:
+        await store.close()
 
 
-async def test_a_notice_of_the_feed_heard_during_a_write_here_waits_for_its_end():
+async def test_a_notice_of_the_feed_heard_during_an_operation_here_waits_for_its_end():
     """PostgreSQL sends a write's notice at its commit: the feed may tell the hub of the new version before the
-    writer hears that it committed. The boards are woken once the write returned (and then take the game as the
-    commit path saved it, not read back); a newer version told meanwhile (another process wrote after) still wakes
-    them, and so does one told during a write that failed."""
+    writer's announcement. While an operation of this process is under way, the feed's notices wait for its end
+    (`settled`): the boards are woken by the announcement (and take the game as the commit path saved it, not read
+    back); a newer version told meanwhile (another process wrote after) still wakes them at the end."""
     from tests.web.test_view import position, record
 
     hub = Hub()
     topic = hub.watch(7)
-
-    class Feeding(Store):
-        def __init__(self) -> None:
-            super().__init__()
-            self.told: int | None = None
-            self.during: list[int] = []  # the hub's count of changes seen, as the write is about to return
-
-        async def save_move(self, game_id: int, version: int, **_) -> int:
-            hub.heard(game_id, version + 1)  # its own notice, first
-            if self.told is not None:
-                hub.heard(game_id, self.told)
-            self.during.append(hub.version_of(game_id))
-            return version + 1
-
-    inner = Feeding()
-    store = watched(inner, hub)
-    change = topic.changed
     game, seats = position(0, 2, 3)
-    rec = dataclasses.replace(record(game, seats), id=7, version=3)
+    rec = dataclasses.replace(record(game, seats), id=7, version=4)
 
-    assert await store.save_move(7, 3, state={}) == 4
-    assert inner.during == [0], "nobody woken during the write"
-    assert change.is_set() and hub.version_of(7) == 1, "woken once, when the write returned"
-    store.saved(dataclasses.replace(rec, version=4), game)
-    assert hub.handed(7) is not None and hub.handed(7).version == 4
+    hub.heard(Change(7, "busy"))
+    hub.feed_heard(7, 4)  # the write's own notice, first
+    assert hub.version_of(7) == 0, "nobody woken by the feed during the operation"
+    hub.heard(move(7, 4, rec))
+    assert hub.version_of(7) == 1 and hub.handed(7) is not None and hub.handed(7).version == 4
+    hub.heard(Change(7, "settled"))
+    assert hub.version_of(7) == 1 and hub.handed(7) is not None, "the held notice was of that very version"
 
-    inner.told = 9  # another process's version 9 came while this write (version 5) was under way
-    assert await store.save_move(7, 4, state={}) == 5
-    assert inner.during == [0, 1], "nobody woken during the write"
-    assert hub.version_of(7) == 3 and topic.seen == 9, "woken for the write, then for the newer version"
-    store.saved(dataclasses.replace(rec, version=5), game)
+    hub.heard(Change(7, "busy"))
+    hub.feed_heard(7, 9)  # another process's version 9 came while this operation (version 5) was under way
+    hub.heard(move(7, 5, dataclasses.replace(rec, version=5)))
+    assert hub.version_of(7) == 2
+    hub.heard(Change(7, "settled"))
+    assert hub.version_of(7) == 3 and topic.seen == 9, "woken for the move, then for the newer version"
     assert hub.handed(7) is None, "version 9 is newer than what was saved here: read the store"
 
-    class Failing(Store):
-        async def save_move(self, game_id: int, version: int, **_) -> int:
-            hub.heard(game_id, 12)
-            raise RuntimeError("stale")
-
-    failing = watched(Failing(), hub)
-    with pytest.raises(RuntimeError):
-        await failing.save_move(7, 9, state={})
-    assert hub.version_of(7) == 4 and topic.seen == 12, "the notice told during a failed write still wakes them"
+    hub.heard(Change(7, "busy"))
+    hub.feed_heard(7, 12)
+    hub.heard(Change(7, "settled"))  # an operation that saved nothing (refused)
+    assert hub.version_of(7) == 4 and topic.seen == 12, "the notice told during a refused operation still wakes them"
 
 
 async def test_a_stream_cancelled_as_its_game_changes_ends_cancelled():

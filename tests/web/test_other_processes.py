@@ -18,7 +18,8 @@ from db import Seat, open_store
 from db.changes import ListeningFeed, PollingFeed, parse_payload
 from settings import Settings
 from web import app as board_app
-from web.hub import Hub, watched
+from cogs.decide import Change
+from web.hub import Hub
 
 WAIT = 30.0  # a bound on each wait for a condition (it fails the test), never a pause
 STATE = {"format_version": 1, "turn": 0}
@@ -73,9 +74,23 @@ async def move(store: Any, game_id: int, version: int, turn: int) -> int:
     )
 
 
+async def announced(hub: Hub, store: Any, game_id: int, version: int, turn: int) -> int:
+    """A move saved by this process's commit path: the write between the announcements that the operation began and
+    ended, and the move's own (as `cogs.commit.Commits` makes them)."""
+    hub.heard(Change(game_id, "busy"))
+    try:
+        saved = await move(store, game_id, version, turn)
+        hub.heard(Change(game_id, "move", saved))
+        return saved
+    finally:
+        hub.heard(Change(game_id, "settled"))
+
+
 async def test_a_write_in_one_process_wakes_the_watchers_of_another_once(stores):
     hubs = [Hub(), Hub()]
-    first, second = [watched(await stores(), hub) for hub in hubs]
+    first, second = await stores(), await stores()
+    for hub, store in zip(hubs, (first, second), strict=True):
+        hub.follow(store)
     try:
         assert isinstance(hubs[0].feed, PollingFeed | ListeningFeed)
         assert hubs[0].feed._task is None, "nothing runs before a board opens"
@@ -84,9 +99,9 @@ async def test_a_write_in_one_process_wakes_the_watchers_of_another_once(stores)
         for hub, topic in zip(hubs, topics, strict=True):
             await until(hub, gid, lambda t=topic: t.seen == 2)  # each feed has looked once
         woken = [topic.version for topic in topics]
-        assert await move(first, gid, 2, 1) == 3  # the first process moves: the second hears it
+        assert await announced(hubs[0], first, gid, 2, 1) == 3  # the first process moves: the second hears it
         await until(hubs[1], gid, lambda: topics[1].seen == 3)
-        assert await move(second, gid, 3, 2) == 4  # and the other way round
+        assert await announced(hubs[1], second, gid, 3, 2) == 4  # and the other way round
         await until(hubs[0], gid, lambda: topics[0].seen == 4)
         await until(hubs[1], gid, lambda: topics[1].seen == 4)
         # Each hub woke its boards once per move: its own write, heard again through the feed, wakes nobody twice.
@@ -103,7 +118,7 @@ async def test_the_listener_connects_again_and_catches_up(stores, location):
 
     hub = Hub()
     first = await stores()
-    watched(await stores(), hub)  # the hub follows the second process's store
+    hub.follow(await stores())  # the hub follows the second process's store
     feed = hub.feed
     try:
         gid = await playing(first)

@@ -78,7 +78,9 @@ async def test_a_move_needs_a_seat_a_version_and_a_known_action(local, http):
             assert words in answer["error"]
     assert (await state(http, gid))["version"] == view["version"], "refusals change nothing"
     # Someone without a seat (another browser, or a forged cookie) may watch but not act.
-    forged = auth.Session(tuple(s.user_id for s in (await local.service.games.get(gid)).seats if s.user_id)).cookie(b"x" * 32)
+    forged = auth.Session(tuple(s.user_id for s in (await local.service.games.get(gid)).seats if s.user_id)).cookie(
+        b"x" * 32
+    )
     for cookies in ({}, {auth.COOKIE: forged}):
         async with aiohttp.ClientSession(base_url=local.board.url, cookies=cookies) as other:
             async with other.post(

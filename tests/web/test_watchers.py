@@ -52,44 +52,39 @@ async def until(condition) -> None:
     await asyncio.wait_for(check(), WAIT)
 
 
-async def test_boards_of_a_move_being_shown_wait_for_it_through_one_waiter(local, http):
+async def test_boards_of_a_move_being_shown_wait_for_its_end_on_the_hub_not_in_the_lock(local, http):
+    """While a move is saved but not yet shown (its operation holds the game), every board is sent the game as saved,
+    offering nothing (`settling`), and waits for the operation's end on the hub's one event: none of them queues for
+    the channel's lock (each would otherwise take it in turn ahead of the channel's next click)."""
     async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
         gid = (await r.json())["id"]
     await local.service.idle()
     rec = await local.service.games.get(gid)
     player = rec.game.decision().player
     assert rec.seat_of(player).user_id is not None, "the person's turn"
-    entered: list[int] = []
-    settled = local.board._settled
-
-    async def counted(game_id: int, lock: asyncio.Lock) -> None:
-        entered.append(game_id)
-        await settled(game_id, lock)
-
-    local.board._settled = counted
+    hub = local.board.hub
     queues = [asyncio.Queue() for _ in range(BOARDS)]
     tasks = [asyncio.create_task(stream(http, gid, -1, q)) for q in queues]
     try:
         # every board has drawn the game before the move (one still drawing it would see the move under way and
         # wait for its end without drawing it: boards draw one at a time, and their streams open in any order)
         assert {v["version"] for v in await _first_events(queues)} == {rec.version}
-        lock = local.service.lock(rec.channel_id)
-        async with lock:  # a move under way in the channel: saved, its table not yet posted
+        commits = local.service.commits
+        async with commits.hold(gid):  # a move under way: saved, its table not yet posted
             game = rec.game.clone()
             action = game.legal_actions()[0]
-            game.apply(action, by=player)
-            version = await local.service.store.save_move(
-                gid, rec.version, state=game.to_dict(), action=action.to_dict(), player_id=player, user_id=None
-            )
+            saved = await commits.save(rec, game, action, player, None, game.apply(action, by=player))
             drawn = [await asyncio.wait_for(q.get(), WAIT) for q in queues]
             assert len(set(drawn)) == 1, "every board is sent the same event"
             sent = json.loads(drawn[0].split(b"data: ", 1)[1])
-            assert sent["version"] == version and sent["settling"] is True and sent["actions"] is None
-            await until(lambda: len(entered) >= BOARDS and lock._waiters)  # every board waits for the move's end
-            assert len(lock._waiters) == 1, "one waiter for all the boards"
+            assert sent["version"] == saved.version and sent["settling"] is True and sent["actions"] is None
+            event = hub._settled[gid]
+            await until(lambda: len(event._waiters) >= BOARDS)  # every board waits for the move's end
+            lock = commits._locks[rec.channel_id]
+            assert not lock._waiters, "no board queues for the channel's lock"
         after = [await asyncio.wait_for(q.get(), WAIT) for q in queues]
         view = json.loads(after[0].split(b"data: ", 1)[1])
-        assert view["version"] == version and not view.get("settling")
+        assert view["version"] == saved.version and not view.get("settling")
     finally:
         for task in tasks:
             task.cancel()
@@ -131,7 +126,9 @@ async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newes
     board = local.board
     try:
         for gid in games:  # every board has drawn its game once
-            assert {v["version"] for v in await _first_events(queues[gid])} == {(await local.service.games.get(gid)).version}
+            assert {v["version"] for v in await _first_events(queues[gid])} == {
+                (await local.service.games.get(gid)).version
+            }
         newest = {}
         async with board._rendering:  # the boards' turn is taken: they wait for it
             for gid in games:
