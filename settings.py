@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from dataclasses import dataclass
@@ -45,7 +46,15 @@ class Settings:
     web_port: int | None = None
     """The web board's port (0: any free port); None: no board (the default of a Settings built in code)."""
     web_secret: str | None = None
-    """The key that signs the board's session cookies and links; None: a random one at each start."""
+    """The key that signs the board's session cookies and links; None: one made once and kept beside the database."""
+    web_trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) of the reverse proxies whose X-Forwarded-For/-Proto the board believes (none)."""
+    web_hosts: tuple[str, ...] = ()
+    """Host names the board answers besides 127.0.0.1, localhost, ::1 and PUBLIC_URL's (DNS rebinding)."""
+    web_max_streams: int | None = None
+    """The most live board connections at once in this process; None: from the open-file limit."""
+    web_metrics: str = "local"
+    """Who may read /metrics: "local" (this machine's addresses), "open", or "token:SECRET" (a bearer token)."""
     activity: str = "auto"
     """The board as a Discord Activity: "auto" (when the application has Activities enabled), "on" or "off"."""
     public_url: str | None = None
@@ -68,6 +77,8 @@ class Settings:
             f"ai_workers={self.ai_workers}, picture_workers={self.picture_workers}, shard_count={self.shard_count}, "
             f"shard_ids={self.shard_ids}, computer_delay={self.computer_delay:g}, "
             f"web_host={self.web_host}, web_port={self.web_port}, web_secret=<{'set' if self.web_secret else 'unset'}>, "
+            f"web_trusted_proxies={self.web_trusted_proxies}, web_hosts={self.web_hosts}, "
+            f"web_max_streams={self.web_max_streams}, web_metrics={self.web_metrics.split(':')[0]}, "
             f"activity={self.activity}, public_url={self.public_url}, discord_client_id={self.discord_client_id}, "
             f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>)"
         )
@@ -126,6 +137,7 @@ class Settings:
             raise SettingsError(f"COMPUTER_DELAY must be a number of seconds from 0 to 60, like 6; not {delay_raw!r}.")
         web_host, web_port, web_secret = _web(env)
         activity, public_url, client_id, client_secret = _activity(env)
+        proxies, hosts, max_streams, metrics = _web_guard(env)
         return cls(
             token=token,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
@@ -140,6 +152,10 @@ class Settings:
             web_host=web_host,
             web_port=web_port,
             web_secret=web_secret,
+            web_trusted_proxies=proxies,
+            web_hosts=hosts,
+            web_max_streams=max_streams,
+            web_metrics=metrics,
             activity=activity,
             public_url=public_url,
             discord_client_id=client_id,
@@ -163,9 +179,34 @@ def _web(env: dict[str, str]) -> tuple[str, int | None, str | None]:
     if secret is not None and len(secret) < 32:
         raise SettingsError(
             'WEB_SECRET must be at least 32 characters (e.g. the output of `python -c "import secrets; '
-            'print(secrets.token_urlsafe(32))"`), or empty for a new random one at each start.'
+            'print(secrets.token_urlsafe(32))"`), or empty for one made once and kept beside the database.'
         )
     return host, port, secret
+
+
+def _web_guard(env: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...], int | None, str]:
+    """WEB_TRUSTED_PROXIES, WEB_HOSTS, WEB_MAX_STREAMS and WEB_METRICS."""
+    proxies = tuple(p for p in env.get("WEB_TRUSTED_PROXIES", "").replace(" ", "").split(",") if p)
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"WEB_TRUSTED_PROXIES must list addresses or networks like 10.0.0.2 or 10.0.0.0/24, not {proxy!r}."
+            ) from None
+    hosts = tuple(h.lower() for h in env.get("WEB_HOSTS", "").replace(" ", "").split(",") if h)
+    if any(not h or any(c in h for c in "/?#@:") for h in hosts):
+        raise SettingsError(f"WEB_HOSTS must list host names like board.example.org, not {env['WEB_HOSTS']!r}.")
+    raw = env.get("WEB_MAX_STREAMS", "").strip()
+    if raw and (not raw.isdigit() or int(raw) < 1):
+        raise SettingsError(f"WEB_MAX_STREAMS must be a number of connections (1 or more), not {raw!r}.")
+    metrics = env.get("WEB_METRICS", "").strip() or "local"
+    if metrics not in ("local", "open") and not (metrics.startswith("token:") and len(metrics) >= 6 + 16):
+        raise SettingsError(
+            "WEB_METRICS must be local (this machine only), open, or token:SECRET (a bearer token of 16+ "
+            f"characters), not {metrics if not metrics.startswith('token:') else 'token:<too short>'!r}."
+        )
+    return proxies, hosts, int(raw) if raw else None, metrics
 
 
 def _activity(env: dict[str, str]) -> tuple[str, str | None, int | None, str | None]:

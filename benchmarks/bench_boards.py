@@ -40,7 +40,7 @@ async def run(backend: str, boards: int, games: int, rounds: int) -> None:
 
     from db import open_store
     from settings import Settings
-    from web import app as board_app
+    from web import guard
     from web.local import start_local
 
     server = url = None
@@ -57,8 +57,9 @@ async def run(backend: str, boards: int, games: int, rounds: int) -> None:
     store = await open_store(settings.database_path, url)
     local = await start_local(settings, store)
     local.service.seeds = random.Random(7)
-    local.board.limiter.allow = lambda *_, **__: True  # every board and player comes from one address here
-    board_app.MAX_STREAMS_PER_CLIENT = boards + 1
+    local.board.limits.allow = lambda *_, **__: True  # every board and player comes from one address here
+    guard.STREAMS_PER_PERSON = guard.STREAMS_PER_ADDRESS = boards + 1
+    local.board.streams.slots.ceiling = max(local.board.streams.slots.ceiling, boards + 1)
     newest: dict[int, int] = {}  # board -> the newest version it received
     received: set[tuple[int, int]] = set()  # (game, version) received by a board of the game
     watching: dict[int, list[int]] = {}  # game -> its boards

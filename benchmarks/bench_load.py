@@ -378,16 +378,16 @@ def time_board_work(loop: asyncio.AbstractEventLoop) -> list[tuple[float, float,
     callbacks in it), for every turn with any. A click that arrives waits at most for its turn's board work."""
     import contextvars
 
-    import web.app
+    import web.streams
 
     marked: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_board_work", default=False)
-    events = web.app.Board.events
+    events = web.streams.Streams.events
 
     async def marked_events(self, request):
         marked.set(True)
         return await events(self, request)
 
-    web.app.Board.events = marked_events  # before the bot builds its board (setup_hook)
+    web.streams.Streams.events = marked_events  # before the bot builds its board (setup_hook)
     turn = {"cpu": 0.0, "n": 0}
     turns: list[tuple[float, float, int]] = []
     run = asyncio.events.Handle._run
@@ -450,10 +450,11 @@ async def build_bot(stack: contextlib.AsyncExitStack):
         await setup_hook()
         service = bot.service
         if bench.get("boards") and bot.board is not None:  # every board comes from one address here
-            import web.app
+            import web.guard
 
-            web.app.MAX_STREAMS_PER_CLIENT = 1 << 20
-            bot.board.limiter.allow = lambda *_, **__: True
+            web.guard.STREAMS_PER_PERSON = web.guard.STREAMS_PER_ADDRESS = 1 << 20
+            bot.board.limits.allow = lambda *_, **__: True
+            bot.board.streams.slots.ceiling = 1 << 20
         probes["store"] = StoreProbe(getattr(bot.store, "inner", bot.store), loop)  # under the boards' hub wrapper
         if bench.get("stub_pictures"):  # attribution only: every picture is a ready-made PNG, nothing is drawn
             from PIL import Image

@@ -219,10 +219,11 @@ async def watched_moves(boards: int, games: int, rounds: int) -> None:
     store = await open_store(settings.database_path, None)
     local = await start_local(settings, store)
     # Every board and player of this run comes from one address: lift the per-address limits for it.
-    from web import app as board_app
+    from web import guard
 
-    local.board.limiter.allow = lambda *_, **__: True
-    board_app.MAX_STREAMS_PER_CLIENT = boards + 1
+    local.board.limits.allow = lambda *_, **__: True
+    guard.STREAMS_PER_PERSON = guard.STREAMS_PER_ADDRESS = boards + 1
+    local.board.streams.slots.ceiling = max(local.board.streams.slots.ceiling, boards + 1)
     heard: list[list[tuple[int, float]]] = [[] for _ in range(boards)]  # per board: (version, when)
 
     async def watch(http, n: int, gid: int, ready: asyncio.Event) -> None:

@@ -289,6 +289,15 @@ class LobbyDoor:
 
         return await self._lobby(game_id, cancel, expected_version, in_play=True)
 
+    async def expire_lobby(self, game_id: int, version: int) -> None:
+        """A lobby nobody used ends as expired (a full local board makes room), unless it changed since `version`
+        (someone uses it: refused as out of date)."""
+        async with self.commits.hold(game_id):
+            try:
+                await self.end(game_id, reason="expired", expected_version=version)
+            except (StaleVersion, WrongStatus):
+                raise UserError(STALE) from None
+
     async def close_unreadable(self, channel_id: int, person: Person) -> int | None:
         """`/game cancel` on a game whose stored data cannot be read: its host or a member who manages the channel
         closes it, which frees the channel; returns its id. None when the channel's game reads fine (the ordinary

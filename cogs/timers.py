@@ -154,6 +154,25 @@ class Timers:
                 await self._show_expired(summary.id, hours[summary.guild_id])
         return closed
 
+    async def expire_idle_games(self, *, days: float, local_only: bool = True) -> list[int]:
+        """End the games in play (of no server: the local board's, with `local_only`) that nobody touched for `days`
+        days, as expired: they held their seats and the board's room for nobody."""
+        host = self.host
+        idle_since = host.clock() - timedelta(days=days)
+        ended = []
+        for summary in await host.games.store.list_games(statuses={GameStatus.PLAYING}, limit=1000):
+            if (local_only and summary.guild_id is not None) or summary.updated_at > idle_since:
+                continue
+            try:
+                async with host.commits.hold(summary.id):
+                    host.computers.stop(summary.id)
+                    await host.commits.cancel(summary.id, summary.version, reason="expired")
+                    host.notifier.turn_passed(summary.id, None)
+            except StoreError:
+                continue  # it moved meanwhile
+            ended.append(summary.id)
+        return ended
+
     async def _show_expired(self, game_id: int, hours: float) -> None:
         try:
             rec = await self.host.commits.store.get_game(game_id)

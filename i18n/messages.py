@@ -628,14 +628,16 @@ WEB_TOO_LARGE = N_("That request is too large: at most {limit} bytes.")
 WEB_BAD_JSON = N_('That request is not a JSON object: send an object with "version" and "action".')
 WEB_BAD_LANGUAGE = N_("Unknown language: choose one of {languages}.")
 WEB_NO_GAME = N_("There is no such game.")
-WEB_TOO_MANY_BOARDS = N_("Too many boards are open from this address: close some and try again.")
+WEB_TOO_MANY_BOARDS = N_("Too many boards are open in this browser: close some and try again.")
 WEB_NEED_VERSION = N_('Say which version of the game you saw: a whole number in "version".')
 WEB_BAD_ACTION = N_(
     "That action is not one the game knows: send one of the actions the board lists for your turn "
     "(claim, place, tax, build, dragon or skip)."
 )
 WEB_DISCORD_TABLES = N_("Games are started in Discord here: use /game new in a channel.")
-WEB_TOO_MANY_GAMES = N_("Too many games are open ({limit}): finish or leave some first.")
+WEB_TOO_MANY_GAMES = N_(
+    "The board holds {limit} open games, its most: leave or cancel one of yours, or try again later."
+)
 WEB_PERSON_NAME = N_("Player {number}")
 WEB_BAD_FIELD = N_("The table's {field} is not possible: choose among {allowed}.")
 WEB_ONLY_HOST_START = N_("Only the person who opened the table can start the game.")
@@ -885,3 +887,18 @@ TABLE_AGAIN = N_("🔁 The table again, as it stands now.")
 HOST_MUST_BE_SEATED = N_("Only a person seated at the table can become its host: pick one of them.")
 HOST_HANDED = N_("{host} is the host now.")
 COMPUTER_LEVEL_SET = N_("{name} now plays at the {level} level.")
+# -- the board under attack (web/people.py, web/guard.py, web/streams.py, web/lobby.py) ------------------------------
+WEB_LINK_OTHER_BROWSER = N_(
+    "This link was already opened in another browser, and it works in one only. Ask the bot for a new one with "
+    "`/play board`."
+)
+WEB_OTHER_HOST = N_("This board answers only at its own address.")
+WEB_BAD_BODY_DEPTH = N_("The request is nested too deeply: the board's requests are at most {depth} levels deep.")
+WEB_BAD_BODY_NUMBER = N_("The request has a number the board cannot use: whole numbers and plain decimals only.")
+WEB_BUSY_STREAMS = N_("The board is very busy: this page will update every few seconds instead of at once.")
+WEB_METRICS_CLOSED = N_("The figures of this board are for its administrators.")
+WEB_TOO_MANY_OF_YOURS = NP_(
+    "You have {n} open table here, the most one person may: leave or cancel it (in your list) first.",
+    "You have {n} open tables here, the most one person may: leave or cancel one of them (in your list) first.",
+)
+WEB_NEEDS_SCRIPT = N_("The board needs JavaScript: turn it on in this browser to play.")

@@ -451,7 +451,7 @@ def test_no_product_code_waits_with_asyncio_wait_for():
 # -- one door: nobody but the service's rooms holds a game or reaches its commit path ---------------------------------
 # The game service and the rooms it composes (they hold a game while they decide, save and show); everything else
 # (the cogs that answer people, the web board, bot.py) goes through the service's methods.
-SERVICE_ROOMS = {"service", "commit", "games", "computers", "timers", "presenter", "notifier"}
+SERVICE_ROOMS = {"service", "lobbydoor", "commit", "games", "computers", "timers", "presenter", "notifier"}
 DOOR_WORDS = {"commits", "hold", "lock", "_locks"}  # the commit path, and the game's lock
 
 

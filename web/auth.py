@@ -129,6 +129,11 @@ class Session:
         return cls(kept, tuple(sorted(games)))
 
 
+def new_browser_id() -> str:
+    """A browser's own id (the limits count it while it holds no session): random, 16 url-safe characters."""
+    return secrets.token_urlsafe(12)
+
+
 def new_local_user() -> int:
     """A new local person's id: random, within JavaScript's exact integers, far from any real Discord id's range is
     not needed (a local game never meets Discord)."""

@@ -17,6 +17,7 @@ from db.models import GameRecord
 
 log = logging.getLogger(__name__)
 TIMER_PERIOD_SECONDS = 5.0
+IDLE_DAYS = 7.0  # a local game in play that nobody touched this long ends (expired), freeing the board's room
 _message_ids = itertools.count(1)
 
 
@@ -137,14 +138,24 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
 
 
 async def timer_loop(service: Any, period: float = TIMER_PERIOD_SECONDS) -> None:
-    """What the admin cog's loop does with Discord: resume computer players and deadlines after a restart."""
+    """What the admin cog's loop does with Discord: resume computer players and deadlines after a restart, and end
+    what nobody uses: a lobby nobody started (after a day, as the bot's default), a game nobody touched for a week."""
+    timers = service.timers
+
+    async def expire() -> None:
+        await timers.expire_lobbies()
+        await timers.expire_idle_games(days=IDLE_DAYS)
+
     try:
         await service.reclaim()
-        await service.timers.repair_tables(grace=0)
+        await timers.repair_tables(grace=0)
     except Exception:
         log.exception("The start-up repair failed; the periodic pass tries again")
-    while True:
-        for work in (service.timers.repair_tables, service.timers.run_due):
+    for turn in itertools.count():
+        passes = [timers.repair_tables, timers.run_due]
+        if turn % 12 == 0:  # every minute or so
+            passes.append(expire)
+        for work in passes:
             try:
                 await work()
             except Exception:

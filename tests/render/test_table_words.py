@@ -51,15 +51,20 @@ def test_no_table_picture_is_taller_than_about_twice_its_width(mode):
 
 
 def test_royal_wedding_tables_split_and_the_others_do_not():
+    """Every mode drawn (Kingdomino too): a Royal Wedding table is two pictures of one width, any other table one."""
+    drawn = set()
     for mode in MODES:
         game = state(config(*mode), seed=2, fraction=0.5)
-        pictures = render_table_pictures(game, names_for(game), None, active(game)) if mode[0] != "kingdomino" else []
+        pictures = render_table_pictures(game, names_for(game), None, active(game))
         if mode[0] == "royal-wedding":
-            assert len(pictures) == 2
+            assert len(pictures) == 2, mode
             top, kingdoms = (open_png(p) for p in pictures)
             assert top.width == kingdoms.width == 1000
-        elif pictures:
-            assert len(pictures) == 1
+        else:
+            assert len(pictures) == 1, mode
+            assert open_png(pictures[0]).width >= 780, mode
+        drawn.add(mode[0])
+    assert drawn == {"kingdomino", "queendomino", "royal-wedding"}
 
 
 def test_a_placing_player_is_told_the_domino_by_the_number_the_text_uses():

@@ -14,11 +14,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from cogs.decide import Change
 from db import Seat, open_store
 from db.changes import ListeningFeed, PollingFeed, parse_payload
 from settings import Settings
-from web import app as board_app
-from cogs.decide import Change
+from web import streams as board_streams
 from web.hub import Hub
 
 WAIT = 30.0  # a bound on each wait for a condition (it fails the test), never a pause
@@ -174,7 +174,7 @@ def board_settings(tmp_path: Path, name: str, location: str) -> Settings:
 async def test_a_move_on_one_server_shows_on_the_other_servers_board(tmp_path, location, monkeypatch):
     from web.local import start_local
 
-    monkeypatch.setattr(board_app, "KEEPALIVE_SECONDS", 3600.0)  # no quiet-spell re-read: only the feed can tell
+    monkeypatch.setattr(board_streams, "KEEPALIVE_SECONDS", 3600.0)  # no quiet-spell re-read: only the feed can tell
     bots, opened = [], []
     try:
         for name in ("one", "two"):

@@ -121,13 +121,13 @@ def test_signed_cookies_and_links():
 def test_the_recent_events_follow_the_game_as_a_replay_tells_them(mode, seed, steps, more):
     import asyncio
 
-    from web.app import Board, Snapshot
+    from web.snapshots import Snapshot, Snapshots
     from web.view import recent_events
 
     before, seats = position(mode, seed, steps)
     after, _ = position(mode, seed, steps + more)
     snap = Snapshot(0, record(before, seats), recent_events(before))
-    grown = asyncio.run(Board._events(record(after, seats), snap))
+    grown = asyncio.run(Snapshots._events(record(after, seats), snap))
     replayed = recent_events(after)
     tail = min(len(grown), len(replayed), 6)
     assert grown[len(grown) - tail :] == replayed[len(replayed) - tail :]

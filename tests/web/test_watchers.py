@@ -123,7 +123,7 @@ async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newes
     await local.service.idle()
     queues = {gid: [asyncio.Queue() for _ in range(3)] for gid in games}
     tasks = [asyncio.create_task(stream(http, gid, -1, q)) for gid in games for q in queues[gid]]
-    board = local.board
+    board = local.board.snapshots
     try:
         for gid in games:  # every board has drawn its game once
             assert {v["version"] for v in await _first_events(queues[gid])} == {
@@ -137,10 +137,8 @@ async def test_boards_make_their_views_one_at_a_time_and_catch_up_with_the_newes
                     game = rec.game.clone()
                     player = game.decision().player
                     action = game.legal_actions()[0]
-                    game.apply(action, by=player)
-                    newest[gid] = await local.service.store.save_move(
-                        gid, rec.version, state=game.to_dict(), action=action.to_dict(), player_id=player, user_id=None
-                    )
+                    made = game.apply(action, by=player)  # saved and announced as the commit path does
+                    newest[gid] = (await local.service.commits.save(rec, game, action, player, None, made)).version
             # one board per game waits for the turn, the game's others for its view
             await until(lambda: len(board._rendering._waiters or ()) >= len(games))
             assert set(board._drawing) == set(games)
@@ -233,7 +231,7 @@ async def test_a_move_saved_here_reaches_the_boards_without_a_read_and_as_a_read
             if sent["version"] == newest and not sent.get("settling"):
                 break
         assert reads.labels(source="handed")._value.get() > handed_before, "drawn from what the commit path saved"
-        local.board._snapshots.clear()  # forget it and the hand-over: the board reads the game from the store
+        local.board.snapshots._snapshots.clear()  # forget it and the hand-over: the board reads the game from the store
         local.board.hub.topic(gid).handed = None
         store_before = reads.labels(source="store")._value.get()
         async with http.get(f"/api/games/{gid}") as r:
