@@ -103,7 +103,8 @@ class Board:
         self.sign_ins = SignIns(self)
         self.reviews = BoardReviews(service)  # a finished game's post-game review (web/review.py)
         self.changed_at: dict[int, float] = {}
-        self._metrics: tuple[float, bytes] = (-METRICS_SECONDS, b"")
+        self._metrics: tuple[float, bytes] | None = None
+        self.clock = time.monotonic  # when the figures were read (tests set their own)
         hub.listeners.append(self._on_change)
         self.runner: web.AppRunner | None = None
         self.url = ""
@@ -261,10 +262,10 @@ class Board:
             allowed = request.headers.get("Authorization", "") == f"Bearer {access.removeprefix('token:')}"
         if not allowed:
             raise Refusal(403, translate(lang_of(request), M.WEB_METRICS_CLOSED))
-        read_at, body = self._metrics
-        if time.monotonic() - read_at >= METRICS_SECONDS:
-            body = await self.metrics.collect(self.service, self.hub)
-            self._metrics = (time.monotonic(), body)
+        now = self.clock()
+        if self._metrics is None or now - self._metrics[0] >= METRICS_SECONDS:
+            self._metrics = (now, await self.metrics.collect(self.service, self.hub))
+        body = self._metrics[1]
         return web.Response(body=body, content_type="text/plain", charset="utf-8")
 
     async def me(self, request: web.Request) -> web.Response:

@@ -59,5 +59,5 @@ class Metrics:
         from cogs import pictures
 
         self.picture_workers.set(pictures.current().workers)
-        self.computer_chains.set(len(getattr(service, "_chains", {})))
+        self.computer_chains.set(len(service.computers.chains))
         return generate_latest(self.registry)

@@ -11,7 +11,7 @@ import pytest
 
 from engine.actions import Claim
 from web import auth
-from web.ratelimit import READ_BURST, WRITE_BURST, RateLimiter
+from web.guard import READ_BURST, WRITE_BURST, RateLimiter
 
 JSON = {"Content-Type": "application/json"}
 

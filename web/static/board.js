@@ -181,7 +181,9 @@
     source = null;
     let query = "";
     try {
-      await api(`api/games/${id}`); // refused (and said why) unless this board is open to the reader
+      // Refused (and said why) unless this board is open to the reader; else the newest state, shown at once: when
+      // the live connection is refused (a very busy board), these reads every few seconds keep the page current.
+      show(await api(`api/games/${id}`));
       if (SESSION) query = "&s=" + encodeURIComponent((await api(`api/games/${id}/stream`)).token);
     } catch (err) {
       $("main").replaceChildren(el("p", { class: "panel", text: err.message }));
@@ -191,20 +193,23 @@
     source = new EventSource(`api/games/${id}/events?v=${state && state.id === id ? state.version : -1}${query}`);
     source.onmessage = (e) => {
       setLive(true);
-      const next = JSON.parse(e.data);
-      if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
-      const first = !state || state.id !== next.id;
-      state = next;
-      render();
-      if (!first) speak();
-      else { lastLog = state.log || []; lastLine = state.status_line || ""; }
+      show(JSON.parse(e.data));
     };
     const opened = source;
     source.onerror = () => {
       setLive(false);
-      // Closed for good (a stream token is short-lived): connect again with a new one.
-      if (opened.readyState === 2 && source === opened) setTimeout(() => { if (source === opened) openBoard(id); }, 2000);
+      // Closed for good (a stream token is short-lived, or the board was too busy for one more): ask again.
+      if (opened.readyState === 2 && source === opened) setTimeout(() => { if (source === opened) openBoard(id); }, 4000);
     };
+  }
+  function show(next) {
+    if (state && state.id === next.id && state.version === next.version && !state.settling === !next.settling) return;
+    if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
+    const first = !state || state.id !== next.id;
+    state = next;
+    render();
+    if (!first) speak();
+    else { lastLog = state.log || []; lastLine = state.status_line || ""; }
   }
   function setLive(on) {
     const live = $("live");
