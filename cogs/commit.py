@@ -22,7 +22,7 @@ from typing import Any
 from db import results_from_game
 from db.errors import CorruptGame, StaleVersion, StoreError
 from db.models import GameRecord, GameStatus, Seat, TurnTimer
-from db.store import GameStore
+from db.store import KEEP, GameStore
 from engine import Action, Event, Game, GameConfig, IllegalAction
 from i18n import messages as M
 from i18n import translate
@@ -37,6 +37,7 @@ from .decide import (
     NoGameHere,
     Result,
     forced_claim,
+    forget_plan,
     state_without,
     steps_for,
     turn_key,
@@ -327,6 +328,38 @@ class Commits:
         """End a game in its lobby or in play (`expected_version=None`: whatever its version); frees the channel."""
         self.unshown.pop(game_id, None)
         return await self.store.cancel_game(game_id, expected_version, reason=reason)
+
+    # -- a person who asked to be forgotten; a game deleted -------------------------------------------------------------
+    async def forget(self, rec: GameRecord, user_id: int, *, former_id: int, level: str) -> Result | None:
+        """The person leaves the game `rec` for good (`forget_plan`: a computer player takes their seat in play, a
+        former player's seat keeps their result, a lobby loses their seat), their name gone from its seats, log and
+        results, with the version check. Returns the game in play afterwards (its turn may now be a computer's),
+        else None. The caller holds the channel's lock."""
+        plan = forget_plan(rec, user_id, former_id=former_id, level=level, now=self.clock())
+        try:
+            await self.store.forget_player(
+                rec.id,
+                rec.version,
+                user_id=user_id,
+                replacement=plan.replacement,
+                host_user_id=KEEP if plan.host_user_id is None else plan.host_user_id,
+                config=KEEP if plan.config is None else plan.config,
+                state=KEEP if plan.game is None else plan.game.to_dict(),
+                timer=plan.timer,
+                cancel=plan.cancel,
+            )
+        except StaleVersion:
+            raise UserError(STALE) from None
+        if rec.status != GameStatus.PLAYING:
+            return None
+        fresh = await self.get(rec.id)
+        return Result(fresh, fresh.game) if fresh.game is not None else None
+
+    async def delete(self, game_id: int) -> bool:
+        """Delete a game and everything kept with it (its server removed the bot long enough ago)."""
+        self.unshown.pop(game_id, None)
+        self._channels.pop(game_id, None)
+        return await self.store.delete_game(game_id)
 
     # -- bookkeeping: which table shows which version, the turn's timer -----------------------------------------------
     async def table_shown(self, rec: GameRecord, channel_id: int | None, message_id: int | None) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
-from db.models import GameRecord
+from db.models import GameRecord, GameStatus
 from engine import Event, Game
 from i18n import messages as M
 from i18n import translate
@@ -30,6 +30,7 @@ from . import pictures
 from .common import UserError, pings, strip_controls
 from .controls import table_view
 from .decide import Result, game_language, turn_key
+from .lobbytext import lobby_text
 from .notifier import TurnNotice
 from .tabletext import describe, names_and_colours, table_content
 
@@ -233,3 +234,19 @@ class Presenter:
         await channel.get_partial_message(rec.table_message_id).edit(
             content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def lobby_changed(self, rec: GameRecord) -> None:
+        """A lobby changed without a click on it (a seated person asked to be forgotten): its message says who sits
+        there now, or that it is cancelled. A message that cannot be edited is left as it is (logged)."""
+        if rec.table_message_id is None:
+            return
+        try:
+            if rec.status != GameStatus.LOBBY:
+                await self.lobby_closed(rec, translate(game_language(rec), M.LOBBY_CANCELLED))
+                return
+            channel = self.host.bot.get_partial_messageable(rec.channel_id)
+            await channel.get_partial_message(rec.table_message_id).edit(
+                content=lobby_text(rec), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.info("Lobby %s: its message could not be updated (%s)", rec.id, error)

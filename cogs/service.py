@@ -28,7 +28,7 @@ from datetime import datetime
 import discord
 
 from db.errors import StoreError
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, new_former_player_id
 from db.store import GameStore
 from engine import Action, Event, Game, action_from_dict
 from engine.ai import BUDGET_FACTORS, make_agent
@@ -42,6 +42,7 @@ from .computers import Computers
 from .controls import history_view, table_view, turn_view
 from .decide import (
     BY_DEADLINE,
+    DEADLINE_LEVEL,
     MADE_BY,
     OPTIONAL_STEPS,
     STALE,
@@ -66,6 +67,7 @@ from .timers import REPAIR_GRACE_SECONDS, Timers
 log = logging.getLogger(__name__)
 
 HARD_BUDGET_SECONDS = 1.0
+FORGET_ATTEMPTS = 5  # a game that moves on this often while a person is being forgotten from it: try again later
 
 
 class GameService:
@@ -311,6 +313,34 @@ class GameService:
     async def reclaim(self) -> int:
         """At start-up: drop the claims this process's earlier run held (it died holding them)."""
         return await self.store.release_claims_of(self.owner)
+
+    async def forget_person(self, user_id: int) -> int:
+        """The person asked to be forgotten: they leave every stored game (`Commits.forget`; in a game in play
+        a computer player takes their seat and the game goes on), the pictures kept of those games go, then their
+        settings and notification records. Returns how many games named them."""
+        former = new_former_player_id()  # one for all their games: everyone's ratings come out as before
+        games = await self.store.games_of_person(user_id)
+        for summary in games:
+            for _ in range(FORGET_ATTEMPTS):  # a move saved meanwhile: read the game again
+                async with self.lock(summary.channel_id):
+                    rec = await self.get(summary.id)
+                    try:
+                        result = await self.commits.forget(rec, user_id, former_id=former, level=DEADLINE_LEVEL)
+                    except UserError as error:
+                        if error.message != STALE:
+                            raise
+                        continue
+                    if result is not None:
+                        note = translate(game_language(rec), M.PLAYER_REPLACED)
+                        await self.after_move(result, mover=None, note=note)
+                    elif rec.status == GameStatus.LOBBY:
+                        await self.presenter.lobby_changed(await self.get(rec.id))
+                    break
+            else:
+                raise UserError(STALE)
+            await pictures.forget_game(summary.id)
+        await self.store.erase_person(user_id)
+        return len(games)
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
         """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and

@@ -38,6 +38,8 @@ GAME_WRITES: frozenset[str] = frozenset(
         "set_seats",
         "set_host",
         "set_lobby_options",
+        "forget_player",
+        "delete_game",
     }
 )
 
