@@ -54,8 +54,11 @@ class UpkeepCog(commands.Cog):
         return BOT_LEASE_PREFIX + self.service.owner
 
     async def cog_load(self) -> None:
+        loops = getattr(self.bot, "loops", None)
+        if loops is None or getattr(self.bot, "service", None) is None:
+            return  # not the bot (the catalogue's extractor loads every cog into a bare one)
         self.task = asyncio.create_task(self._loop(), name="kingdomino-upkeep")
-        self.bot.loops.append(self.task)  # type: ignore[attr-defined]  # a clean stop waits for it
+        loops.append(self.task)  # a clean stop waits for it
 
     async def cog_unload(self) -> None:
         if self.task is not None:
