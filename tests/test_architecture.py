@@ -164,7 +164,8 @@ def test_the_seams_are_typed():
 # `Context` once (`context_of`) and hands it down; everything below reads the service and the languages from it.
 ENTRY_METHODS = {"callback", "on_submit", "on_error", "interaction_check"}  # of a DynamicItem, a View, a Modal
 ENTRY_DECORATORS = {"command", "autocomplete", "context_menu"}  # app_commands: @x.command(...), @cmd.autocomplete(...)
-ENTRY_FUNCTIONS = {"answer_dropped_click", "answer_while_stopping"}  # clicks discord.py would drop; clicks while stopping
+# bot.py's hook for clicks discord.py would drop; the doors' answer to clicks while the bot stops (cogs/shutdown.py)
+ENTRY_FUNCTIONS = {"answer_dropped_click", "answer_while_stopping"}
 CONTEXT_BUILDERS = {"service_of", "lang_of", "context_of", "Context"}
 CONTEXT_HOME = {"common.py", "context.py"}  # where service_of and lang_of are defined, and context_of uses them
 
