@@ -33,6 +33,7 @@ from .logs import where
 log = logging.getLogger(__name__)
 
 EVENT = "INTERACTION_CREATE"
+LAST_CALL_SECONDS = 0.5  # the doors stay answering this long at least (STOP_SECONDS / 16 when shorter)
 
 
 class Doors:
@@ -159,6 +160,11 @@ async def stop_cleanly(bot: Any) -> None:
     await asyncio.gather(*loops, return_exceptions=True)
     if closing_board is not None:
         await closing_board
+    # A click Discord delivers just now is still answered ("restarting") before the gateway closes.
+    last_call = min(LAST_CALL_SECONDS, seconds / 16)
+    await asyncio.sleep(max(0.0, deadline - seconds + last_call - asyncio.get_running_loop().time()))
+    if doors is not None:
+        await _bounded("answers", doors.settle(), max(last_call, 0.1))
     await _close_workers(bot, service)
 
 

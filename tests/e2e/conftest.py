@@ -152,6 +152,8 @@ def bot_settings(tmp_path: Path, database_url: str | None) -> Settings:
         dev_guild_id=None,
         log_level=logging.INFO,
         database_url=database_url,
+        # the harness cancels the bot's tasks before it closes the bot: a stop has nothing in flight to wait for
+        stop_seconds=0.5,
     )
 
 
