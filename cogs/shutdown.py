@@ -27,6 +27,7 @@ import discord
 from i18n import messages as M
 from i18n import translate
 
+from . import pictures
 from .context import context_of
 from .logs import where
 
@@ -175,8 +176,6 @@ async def _close_workers(bot: Any, service: Any) -> None:
     if service is None:
         return
     service.stop_all()
-    from . import pictures
-
     await pictures.aclose()
     if service.ai_pool is not None:
         await service.ai_pool.close(cancel=True)

@@ -67,14 +67,13 @@ class UpkeepCog(commands.Cog):
     async def _loop(self) -> None:
         store = self.service.store
         try:
+            await self._renew()  # at once: the database is in use from now on
+            if not await self._ready():
+                return
             while True:
-                try:
-                    await store.take_lease(self.lease, self.service.owner, BOT_LEASE_SECONDS)
-                except StoreError as error:
-                    log.warning("The bot's lease on the database could not be renewed: %s", error)
-                if self.bot.is_ready():
-                    await self._removed_servers()
-                    await self._scheduled_backup()
+                await self._renew()
+                await self._removed_servers()
+                await self._scheduled_backup()
                 if await rest(self.bot, UPKEEP_PERIOD_SECONDS):
                     return
         finally:  # a clean stop (or a cancel): the database is no longer in use by this process
@@ -82,6 +81,22 @@ class UpkeepCog(commands.Cog):
                 await store.drop_lease(self.lease, self.service.owner)
             except Exception as error:  # closing anyway
                 log.info("The bot's lease could not be dropped (it runs out by itself): %s", error)
+
+    async def _renew(self) -> None:
+        try:
+            await self.service.store.take_lease(self.lease, self.service.owner, BOT_LEASE_SECONDS)
+        except StoreError as error:
+            log.warning("The bot's lease on the database could not be renewed: %s", error)
+
+    async def _ready(self) -> bool:
+        """Until the bot is ready (True), or stopping first (False)."""
+        waits = [asyncio.ensure_future(self.bot.wait_until_ready()), asyncio.ensure_future(self.bot.stopping.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        return not self.bot.stopping.is_set()
 
     async def _removed_servers(self) -> None:
         loop = asyncio.get_running_loop()

@@ -27,7 +27,7 @@ from engine import GameConfig, action_from_dict
 from engine.actions import Skip
 from engine.ai import LEVELS, OFFERED_LEVELS
 from engine.config import PLAYER_RANGE, VARIANTS
-from i18n import LANGUAGES, first_supported, translate
+from i18n import LANGUAGES, first_supported, translate, translate_plural
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
@@ -201,6 +201,7 @@ class Board:
         app.router.add_get("/api/games/{gid:\\d+}/review", self.review)
         app.router.add_get("/api/games/{gid:\\d+}/review/{player:\\d+}.png", self.review_picture)
         app.router.add_get("/join/{token}", self.join_link)
+        app.router.add_post("/api/forget-me", self.forget_me)
         return app
 
     async def start(self, host: str, port: int) -> str:
@@ -717,6 +718,21 @@ class Board:
                 }
             )
         return web.json_response({"games": out})
+
+    async def forget_me(self, request: web.Request) -> web.Response:
+        """The local board's people of this browser ask to be forgotten (PRIVACY.md): each leaves every stored game
+        as on Discord (`GameService.forget_person`: a computer player takes their seat in a game in play), and the
+        browser's session ends."""
+        self.local_only(request)
+        session = self.cookie_session(request)
+        linked = dict(session.games)
+        games = 0
+        for user in (u for u in session.users if u not in linked):  # local people, not Discord people's links
+            games += await self.service.forget_person(user)
+        text = translate_plural(self.lang_of(request), *M.FORGET_DONE, games)
+        response = web.json_response({"ok": True, "games": games, "text": text})
+        response.del_cookie(auth.COOKIE, path="/")
+        return response
 
     def _person(self, request: web.Request, session: auth.Session, taken: set[int]) -> tuple[auth.Session, int]:
         """A local person of this browser (not one who came through a link) without a seat at the table, or a new

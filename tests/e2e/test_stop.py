@@ -8,14 +8,19 @@ state is the log replayed."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
 import signal
+import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from db import open_store
+from db.backup import check_sqlite
+from db.migrate import LATEST_VERSION
 from engine import Claim, Game, GameConfig, Place, action_from_dict, cell_name
 from tests.e2e.play import latest_table, start_game
 from tests.fakediscord import BotProcess, FakeDiscord
@@ -23,6 +28,7 @@ from web import auth
 
 pytestmark = pytest.mark.e2e
 
+ROOT = Path(__file__).resolve().parents[2]
 FACTORY = "tests.e2e.process_bot:build"
 CH = "kingdomino"
 STOPS = 20
@@ -211,3 +217,57 @@ async def _no_move_lost_or_doubled(store, game_id: int, told_saved: list[dict]) 
     for entry in log:
         replay.apply(action_from_dict(entry.action), by=entry.player_id)
     assert replay.to_dict() == rec.game.to_dict(), "the stored state is the log replayed"
+
+
+MAIN = (
+    "import sys; from tests.fakediscord.server import point_discord_at; point_discord_at(sys.argv[1]); "
+    "import bot; sys.exit(bot.main([]))"
+)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl+C"])
+async def test_bot_py_takes_its_scheduled_backup_and_stops_with_0(fake: FakeDiscord, tmp_path: Path, sig) -> None:
+    """The bot as `make run` starts it (bot.py's main, its settings from the environment): it logs JSON lines
+    (LOG_FORMAT=json), holds its lease on the database while it runs, takes the scheduled backup, and on SIGTERM or
+    Ctrl+C stops cleanly: exit code 0, its lease dropped."""
+    database = tmp_path / "data" / "games.sqlite3"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": fake.token,
+        "DATABASE_PATH": str(database),
+        "LOG_FORMAT": "json",
+        "WEB_PORT": "off",
+        "AI_WORKERS": "0",
+        "PICTURE_WORKERS": "0",
+        "BACKUP_EVERY_HOURS": "6",
+        "BACKUP_KEEP": "2",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", MAIN, fake.base_url, cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        await fake.wait_until(lambda: fake.connected, timeout=60, what="bot.py connected")
+        backups = database.parent / "backups"  # BACKUP_DIR's default: beside the database
+        await fake.wait_until(lambda: backups.is_dir() and any(backups.glob("scheduled-*")), what="the backup")
+        store = await open_store(database)
+        try:
+            assert [lease.name for lease in await store.live_leases("bot:")] != [], "it holds its lease"
+            process.send_signal(sig)
+            _, err = await asyncio.wait_for(process.communicate(), 60)
+            assert process.returncode == 0, err.decode()[-3000:]
+            assert await store.live_leases("bot:") == [], "a clean stop drops its lease"
+            assert len(await store.live_leases("backup")) == 1, "the backup of this period is taken: not at each start"
+        finally:
+            await store.close()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    lines = [json.loads(line) for line in err.decode().splitlines() if line.strip()]
+    messages = [entry["message"] for entry in lines]
+    assert any(m.startswith("Stopping: clicks are answered as a restart") for m in messages), messages
+    assert any(m.startswith("Scheduled backup:") for m in messages), messages
+    [copy] = list(backups.glob("scheduled-*"))
+    assert check_sqlite(copy).schema_version == LATEST_VERSION
