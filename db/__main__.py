@@ -1,6 +1,7 @@
-"""`python -m db backup [PATH]` and `python -m db restore PATH`: the bot's database, as the settings name it
-(`DATABASE_PATH`, or `DATABASE_URL` for PostgreSQL; `.env` is read as the bot reads it), backed up or put back
-(`db.backup` says how). Each prints what it did; a failure says why and exits with 1."""
+"""`python -m db backup [PATH]`, `python -m db restore PATH` and `python -m db move-to-postgres [URL]`: the bot's
+database, as the settings name it (`DATABASE_PATH`, or `DATABASE_URL` for PostgreSQL; `.env` is read as the bot
+reads it), backed up, put back (`db.backup` says how), or copied from SQLite into PostgreSQL (`db.move`). Each prints
+what it did; a failure says why and exits with 1."""
 
 from __future__ import annotations
 
@@ -61,6 +62,20 @@ async def _restore(settings, path: str, force: bool) -> None:
         print(f"The database it replaced is kept at {aside.describe()}.")
 
 
+async def _move(settings, url: str | None, force: bool) -> None:
+    from db.move import sqlite_to_postgres
+
+    target = url or settings.database_url
+    if not target:
+        raise BackupError("name the PostgreSQL database: python -m db move-to-postgres postgresql://user@host/name")
+    copied = await sqlite_to_postgres(Path(settings.database_path), target, force=force)
+    print(
+        f"Copied {settings.database_path} into the PostgreSQL database {redact_url(target)}: "
+        + ", ".join(f"{n} {table}" for table, n in copied.items())
+        + ". Set DATABASE_URL to it and start the bot; the SQLite file is unchanged."
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m db", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -71,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     put_back.add_argument(
         "--force", action="store_true", help="restore even though a bot's lease is live (only when no bot runs)"
     )
+    move = commands.add_parser("move-to-postgres", help="copy the SQLite database into an empty PostgreSQL one")
+    move.add_argument("url", nargs="?", help="the PostgreSQL database (default: DATABASE_URL)")
+    move.add_argument("--force", action="store_true", help="even though a bot's lease is live (only when none runs)")
     args = parser.parse_args(argv)
     from settings import Settings, SettingsError
 
@@ -82,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "backup":
             asyncio.run(_backup(settings, args.path))
-        else:
+        elif args.command == "restore":
             asyncio.run(_restore(settings, args.path, args.force))
+        else:
+            asyncio.run(_move(settings, args.url, args.force))
     except BackupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

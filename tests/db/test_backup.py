@@ -27,7 +27,7 @@ from db.backup import (
     take_backup,
 )
 from db.migrate import LATEST_VERSION
-from db.models import GameStatus, Seat
+from db.models import GameStatus, Seat, UserSettings
 from db.store import GameStore
 from engine import Game, GameConfig, action_from_dict
 
@@ -221,3 +221,37 @@ def test_prune_keeps_the_newest_of_a_kind_and_nothing_else(tmp_path):
     removed = prune(tmp_path, "scheduled", 2)
     assert sorted(p.name for p in removed) == names[:3]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[3:] + others)
+
+
+async def test_a_sqlite_database_moves_to_postgres_whole(tmp_path, pg_database_factory):
+    """`python -m db move-to-postgres URL`: every game, its log and results, the settings, copied; the games replay
+    on PostgreSQL as on SQLite, and new games get new ids. Refused into a database that holds games."""
+    database, url = tmp_path / "kd.sqlite3", await pg_database_factory()
+    store = await open_store(database, synchronous="NORMAL")
+    try:
+        _, live = await play_load(store, lambda: asyncio.sleep(0))
+        await store.set_user_settings(UserSettings(1000, notify="dm", timezone="Europe/Madrid"))
+        assert await store.claim_notification(next(iter(live)), 1, 1000, "turn", sent=True)
+    finally:
+        await store.close()
+    env = {**os.environ, "DATABASE_PATH": str(database), "DATABASE_URL": "", "BACKUP_DIR": str(tmp_path / "b")}
+    moved = subprocess.run(
+        [sys.executable, "-m", "db", "move-to-postgres", url], capture_output=True, text=True, cwd=ROOT, env=env,
+        timeout=120,
+    )  # fmt: skip
+    assert moved.returncode == 0, moved.stderr
+    assert f"{GAMES} games" in moved.stdout and "the SQLite file is unchanged" in moved.stdout
+    store = await open_store(tmp_path / "unused", url)
+    try:
+        await check_every_game_replays(store, live)
+        assert await store.get_user_settings(1000) == UserSettings(1000, notify="dm", timezone="Europe/Madrid")
+        assert len((await store.person_data(1000)).notifications) == 1
+        new = await store.create_game(channel_id=1, guild_id=1, host_user_id=1, kind="kingdomino", config={})
+        assert new.id > max(live)
+    finally:
+        await store.close()
+    again = subprocess.run(
+        [sys.executable, "-m", "db", "move-to-postgres", url], capture_output=True, text=True, cwd=ROOT, env=env,
+        timeout=120,
+    )  # fmt: skip
+    assert again.returncode == 1 and "already holds games" in again.stderr
