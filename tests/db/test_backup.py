@@ -131,6 +131,11 @@ async def test_a_postgres_backup_taken_under_load_restores_every_game(tmp_path, 
     assert made.schema_version == LATEST_VERSION
     empty = await open_store(tmp_path / "unused", restored_url)  # the database restored into holds a game already
     await empty.create_game(channel_id=1, guild_id=1, host_user_id=1, kind="kingdomino", config={})
+    assert await empty.take_lease("bot:elsewhere", "elsewhere", 90)  # a bot uses it
+    with pytest.raises(BackupError, match="a bot is using the database: elsewhere"):
+        await restore(tmp_path / "unused", restored_url, target, tmp_path / "kept", pg_bin=pg_bin)
+    assert not (tmp_path / "kept").exists() and len(await empty.list_games()) == 1, "nothing changed"
+    await empty.drop_lease("bot:elsewhere", "elsewhere")  # it stopped cleanly
     await empty.close()
     restored, aside = await restore(tmp_path / "unused", restored_url, target, tmp_path / "kept", pg_bin=pg_bin)
     assert restored.games == GAMES
