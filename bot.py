@@ -15,7 +15,15 @@ from settings import Settings, SettingsError
 
 log = logging.getLogger("kingdomino")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.lobby", "cogs.play", "cogs.look", "cogs.settings", "cogs.admin", "cogs.board")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.look",
+    "cogs.settings",
+    "cogs.admin",
+    "cogs.board",
+    "cogs.upkeep",
+)
 
 
 class KingdominoBot(commands.AutoShardedBot):
@@ -47,10 +55,17 @@ class KingdominoBot(commands.AutoShardedBot):
         self.board = None  # the web board (web.app.Board) when settings.web_port is set
         self.dynamic_items: tuple[type, ...] = ()
         self.freeze_at_ready = freeze_at_ready  # see on_ready; a process of its own only (not the tests' bots)
+        from cogs.shutdown import Doors
+
+        self.doors = Doors(lambda: self.dynamic_items)  # every interaction comes in through it (cogs/shutdown.py)
+        self.stopping = asyncio.Event()  # set when a clean stop begins: the loops end after the work they are at
+        self.loops: list[asyncio.Task] = []  # the cogs' background loops, which a clean stop waits for
+        self._stopped: asyncio.Future | None = None
 
     async def setup_hook(self) -> None:
         from cogs import pictures
         from cogs.lobby import ComputerSelect, LobbyButton, RematchButton, SwapSelect
+        from cogs.privacy import ForgetButton
         from cogs.service import GameService
         from cogs.views import DYNAMIC_ITEMS
         from i18n.commands import CatalogTranslator
@@ -74,8 +89,9 @@ class KingdominoBot(commands.AutoShardedBot):
 
             self.service.ai_pool = AIPool(workers=workers)
             await self.service.ai_pool.start()
-        self.dynamic_items = (*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton)
+        self.dynamic_items = (*DYNAMIC_ITEMS, LobbyButton, ComputerSelect, SwapSelect, RematchButton, ForgetButton)
         self.add_dynamic_items(*self.dynamic_items)
+        self.doors.install(self)
         # Discord localizations for every command description, option and choice (names stay English).
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
@@ -93,21 +109,20 @@ class KingdominoBot(commands.AutoShardedBot):
             log.info("Synced %d commands to guild %s", len(synced), guild.id)
 
     async def close(self) -> None:
-        """Stop the computer players (every move they made is saved; the timer resumes them after a restart)."""
-        service = self.service
-        if self.board is not None:
-            await self.board.stop()
-            self.board = None
-        if getattr(self, "hub", None) is not None:
-            await self.hub.close()  # the feed of other processes' changes
-        if service is not None:
-            service.stop_all()
-            from cogs import pictures
+        """A clean stop (SIGTERM, Ctrl+C, or whoever closes the bot), once: clicks are answered as a restart, the
+        work in flight finishes (bounded by STOP_SECONDS), the board and the workers close (`cogs.shutdown`); then
+        the gateway and the HTTP session."""
+        if self._stopped is None:
+            self._stopped = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopped)
 
-            await pictures.aclose()
-            if service.ai_pool is not None:
-                await service.ai_pool.close(cancel=True)
-        await super().close()
+    async def _stop(self) -> None:
+        from cogs.shutdown import stop_cleanly
+
+        try:
+            await stop_cleanly(self)
+        finally:
+            await super().close()
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -192,8 +207,10 @@ async def _main(settings: Settings, sync: str | None) -> None:
     from db import open_store
     from db.errors import StoreError
 
-    try:
-        store = await open_store(settings.database_path, settings.database_url)
+    try:  # a database that needs a migration is first copied to BACKUP_DIR (db/backup.py)
+        store = await open_store(
+            settings.database_path, settings.database_url, backup_dir=settings.backup_dir, pg_bin=settings.pg_bin
+        )
     except StoreError as error:  # names host and database, never the password
         log.error("The database cannot be opened: %s", error)
         raise SystemExit(1) from None
@@ -202,9 +219,25 @@ async def _main(settings: Settings, sync: str | None) -> None:
             await run_local(settings, store)
             return
         async with KingdominoBot(settings, store, sync=sync, freeze_at_ready=True) as bot:
+            stop_on_signals(bot)
             await bot.start(settings.token)
     finally:
         await store.close()
+
+
+def stop_on_signals(bot: KingdominoBot) -> None:
+    """SIGTERM (a deploy, `docker stop`, systemd) and Ctrl+C stop the bot cleanly (`KingdominoBot.close`); the
+    process then exits with 0."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda sig=sig: _stop_for(bot, sig))
+
+
+def _stop_for(bot: KingdominoBot, sig: int) -> None:
+    log.info("Signal %s: stopping cleanly", getattr(sig, "name", sig))
+    bot.stop_task = asyncio.ensure_future(bot.close())  # held until it ends
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,8 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sync == "guild" and settings.dev_guild_id is None:
         print("error: --sync guild needs DEV_GUILD_ID in .env (or use --sync global).", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.log_level, root=True)
-    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    from cogs.logs import setup_logging
+
+    setup_logging(settings.log_level, settings.log_format)  # lines or JSON, each with its game, guild and channel
     try:
         asyncio.run(_main(settings, args.sync))
     except discord.LoginFailure:

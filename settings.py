@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,11 @@ DEFAULT_WEB_PORT = 8080
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DATABASE_URL_SCHEMES = ("postgresql", "postgres")
 DEFAULT_COMPUTER_DELAY = 6.0  # seconds: time to take back a misclick before computer players answer it
+DEFAULT_BACKUP_EVERY_HOURS = 24.0
+DEFAULT_BACKUP_KEEP = 7
+DEFAULT_STOP_SECONDS = 8.0  # a stop waits this long for the work in flight (under Docker's 10 s before SIGKILL)
+DEFAULT_REMOVED_SERVER_DAYS = 30.0
+LOG_FORMATS = ("lines", "json")
 
 
 class SettingsError(Exception):
@@ -63,6 +69,20 @@ class Settings:
     """The OAuth2 client id for the Activity's sign-in (None: the bot's application id)."""
     discord_client_secret: str | None = None
     """The OAuth2 client secret (Developer Portal, OAuth2): needed by the Activity to learn who plays."""
+    backup_dir: Path = Path("data/backups")
+    """Where backups go: `python -m db backup`'s, the scheduled ones, the copy before a migration or a restore."""
+    backup_every_hours: float = 0.0
+    """Hours between the backups the bot takes itself (0: none; the default of a Settings built in code)."""
+    backup_keep: int = DEFAULT_BACKUP_KEEP
+    """How many scheduled backups are kept (and as many copies taken before migrations)."""
+    pg_bin: str | None = None
+    """The folder of pg_dump and pg_restore (None: the first new enough on PATH or in /usr/lib/postgresql)."""
+    stop_seconds: float = DEFAULT_STOP_SECONDS
+    """On SIGTERM or Ctrl+C, how long the bot waits for the moves, tables and computer moves in flight."""
+    log_format: str = "lines"
+    """Log records as text lines ("lines") or one JSON object a line ("json"), with the game, guild and channel."""
+    removed_server_days: float = DEFAULT_REMOVED_SERVER_DAYS
+    """Days a server's games are kept after the bot is removed from it (an accidental kick loses nothing)."""
 
     @property
     def local(self) -> bool:
@@ -80,7 +100,10 @@ class Settings:
             f"web_trusted_proxies={self.web_trusted_proxies}, web_hosts={self.web_hosts}, "
             f"web_max_streams={self.web_max_streams}, web_metrics={self.web_metrics.split(':')[0]}, "
             f"activity={self.activity}, public_url={self.public_url}, discord_client_id={self.discord_client_id}, "
-            f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>)"
+            f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>, "
+            f"backup_dir={self.backup_dir}, backup_every_hours={self.backup_every_hours:g}, "
+            f"backup_keep={self.backup_keep}, pg_bin={self.pg_bin}, stop_seconds={self.stop_seconds:g}, "
+            f"log_format={self.log_format}, removed_server_days={self.removed_server_days:g})"
         )
 
     __str__ = __repr__
@@ -138,9 +161,10 @@ class Settings:
         web_host, web_port, web_secret = _web(env)
         activity, public_url, client_id, client_secret = _activity(env)
         proxies, hosts, max_streams, metrics = _web_guard(env)
+        database_path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
         return cls(
             token=token,
-            database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_path=database_path,
             dev_guild_id=int(guild_raw) if guild_raw else None,
             log_level=getattr(logging, level_name),
             database_url=database_url,
@@ -160,6 +184,7 @@ class Settings:
             public_url=public_url,
             discord_client_id=client_id,
             discord_client_secret=client_secret,
+            **_upkeep(env, database_path),
         )
 
 
@@ -227,6 +252,41 @@ def _activity(env: dict[str, str]) -> tuple[str, str | None, int | None, str | N
         raise SettingsError(f"DISCORD_CLIENT_ID must be the application's id (digits only), not {raw_id!r}.")
     secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
     return activity, public_url, int(raw_id) if raw_id else None, secret
+
+
+def _number(env: dict[str, str], name: str, default: float, low: float, high: float, example: str) -> float:
+    raw = env.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:  # nan too
+        raise SettingsError(f"{name} must be a number from {low:g} to {high:g}, like {example}; not {raw!r}.")
+    return value
+
+
+def _upkeep(env: dict[str, str], database_path: Path) -> dict:
+    """BACKUP_DIR (default: backups beside the database), BACKUP_EVERY_HOURS, BACKUP_KEEP, PG_BIN, STOP_SECONDS,
+    LOG_FORMAT and REMOVED_SERVER_DAYS."""
+    folder = env.get("BACKUP_DIR", "").strip()
+    keep_raw = env.get("BACKUP_KEEP", "").strip()
+    if keep_raw and (not keep_raw.isdigit() or int(keep_raw) < 1):
+        raise SettingsError(f"BACKUP_KEEP must be how many backups to keep (1 or more), like 7; not {keep_raw!r}.")
+    pg_bin = env.get("PG_BIN", "").strip() or None
+    if pg_bin is not None and not (Path(pg_bin) / "pg_dump").is_file():
+        raise SettingsError(f"PG_BIN must be the folder holding pg_dump and pg_restore; {pg_bin} has no pg_dump.")
+    log_format = env.get("LOG_FORMAT", "").strip().lower() or "lines"
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"LOG_FORMAT must be lines or json, not {log_format!r}.")
+    return {
+        "backup_dir": Path(folder) if folder else database_path.parent / "backups",
+        "backup_every_hours": _number(env, "BACKUP_EVERY_HOURS", DEFAULT_BACKUP_EVERY_HOURS, 0, 24 * 365, "24"),
+        "backup_keep": int(keep_raw) if keep_raw else DEFAULT_BACKUP_KEEP,
+        "pg_bin": pg_bin,
+        "stop_seconds": _number(env, "STOP_SECONDS", DEFAULT_STOP_SECONDS, 0, 600, "8"),
+        "log_format": log_format,
+        "removed_server_days": _number(env, "REMOVED_SERVER_DAYS", DEFAULT_REMOVED_SERVER_DAYS, 0, 3650, "30"),
+    }
 
 
 def _workers(env: dict[str, str], name: str) -> int:

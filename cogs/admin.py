@@ -32,13 +32,24 @@ class AdminCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self._timer_task = asyncio.create_task(self._timer_loop(), name="kingdomino-timers")
+        loops = getattr(self.bot, "loops", None)
+        if loops is not None:
+            loops.append(self._timer_task)  # a clean stop lets the pass at work end (cogs/shutdown.py)
 
     async def cog_unload(self) -> None:
         if self._timer_task:
             self._timer_task.cancel()
 
     async def _timer_loop(self) -> None:
-        await self.bot.wait_until_ready()
+        stopping = getattr(self.bot, "stopping", None) or asyncio.Event()
+        waits = [asyncio.ensure_future(self.bot.wait_until_ready()), asyncio.ensure_future(stopping.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        if stopping.is_set():
+            return
         service = self.bot.service  # type: ignore[attr-defined]
         try:  # at start-up: what this process held when it stopped is taken back, and its tables posted at once
             await service.reclaim()
@@ -48,11 +59,18 @@ class AdminCog(commands.Cog):
         while not self.bot.is_closed():
             service = self.bot.service  # type: ignore[attr-defined]
             for work in (service.timers.repair_tables, service.timers.run_due, service.timers.expire_lobbies):
+                if stopping.is_set():
+                    return  # a clean stop: the pass ends here, the next start's pass does the rest
                 try:
                     await work()
                 except Exception:
                     log.exception("%s failed; trying again next period", work.__name__)
-            await asyncio.sleep(TIMER_PERIOD_SECONDS)
+            try:
+                async with asyncio.timeout(TIMER_PERIOD_SECONDS):  # read before each wait: tests shorten it
+                    await stopping.wait()
+                return
+            except TimeoutError:
+                pass
 
     @admin.command(name="sync", description="Publish the slash commands (bot owner only)")
     @app_commands.describe(

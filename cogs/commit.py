@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from db import results_from_game
 from db.errors import StaleVersion
 from db.models import GameRecord, GameStatus, Seat, TurnTimer
-from db.store import GameStore
+from db.store import KEEP, GameStore
 from engine import Action, Event, Game, GameConfig, IllegalAction
 from i18n import messages as M
 from i18n import translate
@@ -37,6 +37,7 @@ from .decide import (
     Change,
     Result,
     forced_claim,
+    forget_plan,
     state_without,
     steps_for,
     turn_key,
@@ -315,6 +316,44 @@ class Commits:
         version = await self.store.cancel_game(game_id, expected_version, reason=reason)
         self.announce(Change(game_id, "cancel", version, by=by, reason=reason))
         return version
+
+    # -- a person who asked to be forgotten; a game deleted -------------------------------------------------------------
+    async def forget(self, rec: GameRecord, user_id: int, *, former_id: int, level: str) -> Result | None:
+        """The person leaves the game `rec` for good (`forget_plan`: a computer player takes their seat in play, a
+        former player's seat keeps their result, a lobby loses their seat), their name gone from its seats, log and
+        results, with the version check. Returns the game in play afterwards (its turn may now be a computer's),
+        else None. The caller holds the channel's lock."""
+        plan = forget_plan(rec, user_id, former_id=former_id, level=level, now=self.clock())
+        try:
+            await self.store.forget_player(
+                rec.id,
+                rec.version,
+                user_id=user_id,
+                replacement=plan.replacement,
+                host_user_id=KEEP if plan.host_user_id is None else plan.host_user_id,
+                config=KEEP if plan.config is None else plan.config,
+                state=KEEP if plan.game is None else plan.game.to_dict(),
+                timer=plan.timer,
+                cancel=plan.cancel,
+            )
+        except StaleVersion:
+            raise UserError(STALE) from None
+        fresh = await self.games.get(rec.id)
+        if plan.cancel:  # their lobby, where nobody else sat: it is cancelled (the lobby's message says so)
+            self.announce(Change(rec.id, "cancel", fresh.version, reason="forgotten"))
+        else:
+            kind = "lobby" if rec.status == GameStatus.LOBBY else "seat"
+            self.announce(Change(rec.id, kind, fresh.version, fresh))
+        if rec.status != GameStatus.PLAYING:
+            return None
+        return Result(fresh, fresh.game) if fresh.game is not None else None
+
+    async def delete(self, game_id: int) -> bool:
+        """Delete a game and everything kept with it (its server removed the bot long enough ago)."""
+        deleted = await self.store.delete_game(game_id)
+        self.games.forget(game_id)
+        self.announce(Change(game_id, "deleted"))
+        return deleted
 
     # -- bookkeeping: which table shows which version, the turn's timer -----------------------------------------------
     async def table_shown(self, rec: GameRecord, channel_id: int | None, message_id: int | None) -> None:

@@ -18,6 +18,7 @@ from engine import Action, Game
 from engine.ai.pool import PoolBusy
 
 from .decide import Result
+from .logs import set_where
 
 if TYPE_CHECKING:
     from .commit import Commits
@@ -43,6 +44,7 @@ class Computers:
         self.chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self.waits: dict[int, asyncio.Event] = {}  # per game: its computers' wait for an undo (set: play now)
         self.undo_offers: dict[int, Callable[[], Awaitable[None]]] = {}  # per game: takes the offered Undo away
+        self.stopping = False  # the bot stops: no chain starts another move (`wind_down`)
 
     def schedule(self, game_id: int, *, delay: float = 0.0) -> asyncio.Task:
         """Let the computer seats play, in the background, until a person must act or the game ends; one chain
@@ -64,6 +66,13 @@ class Computers:
         self.undo_offers.pop(game_id, None)
         self.waits.pop(game_id, None)
 
+    def wind_down(self) -> None:
+        """The bot stops: each chain ends after the move it is at and starts no other (the timer resumes them after
+        the restart), and their waits for an undo end now."""
+        self.stopping = True
+        for wait in self.waits.values():
+            wait.set()
+
     async def idle(self) -> None:
         """Wait until no computer player is thinking or moving."""
         while self.chains:
@@ -71,11 +80,14 @@ class Computers:
 
     async def _chain(self, game_id: int, delay: float = 0.0) -> None:
         commits = self.host.commits
+        set_where(game=game_id)  # this task's log lines name the game
         try:
             if delay > 0:  # the person who just moved may take it back meanwhile (`undo` then stops this chain)
                 await self._wait_for_undo(game_id, delay)
             busy = 0.0
             while True:
+                if self.stopping:
+                    return  # the move in flight is saved; the next start's repair pass resumes the others
                 try:
                     if not await self._one_move(game_id):
                         break
@@ -100,6 +112,7 @@ class Computers:
         game is over (or no longer in play)."""
         commits = self.host.commits
         rec = await self.host.games.get(game_id)
+        set_where(guild=rec.guild_id, channel=rec.channel_id)
         game = rec.game
         if rec.status != GameStatus.PLAYING or game is None or game.is_over:
             return False

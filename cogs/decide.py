@@ -7,13 +7,14 @@ applies with these helpers and saves; the presenter (`cogs.presenter`) and the n
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from db.models import ActionRecord, GameRecord, Seat, TurnTimer
+from db.models import ActionRecord, GameRecord, GameStatus, Seat, TurnTimer
 from engine import Action, BribeDragon, Build, Claim, Event, Game, IllegalAction, Place, Skip, Tax, action_from_dict
-from i18n import first_supported
+from i18n import first_supported, translate
 from i18n import messages as M
 from render.kingdom import preview_score, preview_scores
 
@@ -189,6 +190,57 @@ def state_without(game: Game, keep: list[ActionRecord], also: list[ActionRecord]
     return replay.to_dict()
 
 
+@dataclass
+class Forgetting:
+    """How a person leaves one game when they ask to be forgotten (`forget_plan`): what takes their seat (None: it
+    goes), who hosts now (None: as before), the game with them renamed (None: not started, or nothing to rename), the
+    stored config that goes with it, whether the lobby is cancelled, and the turn's timer."""
+
+    replacement: Seat | None
+    host_user_id: int | None
+    game: Game | None
+    config: dict | None
+    cancel: bool = False
+    timer: TurnTimer | None = None
+
+    @property
+    def computer_took_seat(self) -> bool:
+        return self.replacement is not None and self.replacement.is_computer
+
+
+def forget_plan(rec: GameRecord, user_id: int, *, former_id: int, level: str, now: datetime) -> Forgetting:
+    """How `user_id` leaves the game `rec`: in a lobby their seat goes (the next person hosts, or the lobby is
+    cancelled when they were alone); in a game in play a computer player of `level` takes their seat, as the
+    deadline's does for an absent player, for good; in a game that ended a former player's seat (user id
+    `former_id`) keeps their place and result. Their name becomes "a former player" in the game's language, and the
+    engine's game (its config, log, kings, kingdoms) names the new seat's player id instead of theirs."""
+    name = translate(game_language(rec), M.FORMER_PLAYER)
+    seat = next((s for s in rec.seats if s.user_id == user_id), None)
+    host = former_id if rec.host_user_id == user_id else None
+    if rec.status == GameStatus.LOBBY:
+        others = [s for s in rec.seats if s.user_id is not None and s.user_id != user_id]
+        if rec.host_user_id == user_id and others:
+            return Forgetting(None, others[0].user_id, None, None)
+        return Forgetting(None, host, None, None, cancel=rec.host_user_id == user_id)
+    if seat is None:
+        return Forgetting(None, host, None, None)
+    if rec.status == GameStatus.PLAYING:
+        number = 1 + max((int(s.player_id[4:]) for s in rec.seats if s.is_computer), default=0)
+        replacement = Seat.computer(number, level, name, seat.colour)
+    else:
+        replacement = Seat(str(former_id), name, user_id=former_id, colour=seat.colour)
+    game = rec.game.clone() if rec.game is not None else None
+    config = None
+    if game is not None:
+        game.rename_player(seat.player_id, replacement.player_id)
+        config = {**rec.config, **game.config.to_dict()}  # the game's language stays beside the engine's config
+    plan = Forgetting(replacement, host, game, config)
+    if rec.status == GameStatus.PLAYING and game is not None:
+        seats = tuple(replacement if s is seat else s for s in rec.seats)
+        plan.timer = turn_timer(dataclasses.replace(rec, seats=seats), game, now)
+    return plan
+
+
 Words = Callable[[str], str]  # a sentence in the language asked for (the reader's, or the table's)
 
 
@@ -236,9 +288,10 @@ MoveOutcome = Result  # its former name
 
 # What a saved change was (`Change.kind`): a move (a person's, a computer's, the deadline's, a forced claim), a move
 # taken back, the start, a change of the lobby (opened, a seat taken or left, the seats or the host changed), the
-# game ended before its end (cancelled, expired, abandoned, unreadable). And, not a saved change, an operation on the
-# game began (`busy`: its lock is held) or ended (`settled`): whatever was to be saved and shown for it is.
-CHANGE_KINDS = ("move", "undo", "start", "lobby", "cancel", "busy", "settled")
+# game ended before its end (cancelled, expired, abandoned, unreadable, or its forgotten host sat alone), a seat of a
+# game in play changing hands (a person forgotten: a computer takes it), a game deleted. And, not a saved change, an
+# operation on the game began (`busy`: its lock is held) or ended (`settled`): whatever was to be saved and shown is.
+CHANGE_KINDS = ("move", "undo", "start", "lobby", "cancel", "seat", "deleted", "busy", "settled")
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,10 @@ class Games:
             channel_id = self._channels[game_id] = (await self.get(game_id)).channel_id
         return channel_id
 
+    def forget(self, game_id: int) -> None:
+        """A deleted game's channel is no longer remembered."""
+        self._channels.pop(game_id, None)
+
     async def get(self, game_id: int) -> GameRecord:
         try:
             return await self.store.get_game(game_id)

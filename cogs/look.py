@@ -4,11 +4,13 @@ and the statistics. Every answer is private to the person who asked."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from db.models import is_former_player
 from db.ratings import FinishedGame as RatedGame
 from db.ratings import SeatOutcome, compute_ratings, player_key
 from i18n import format_number, translate, translate_plural
@@ -204,9 +206,20 @@ def leaderboard_games(finished) -> list[RatedGame]:
     return games
 
 
+def shown_rows(rows):
+    """The ladder without the former players (people who asked to be forgotten: their entry is erased), ranked
+    again. They still count in the computation, so everyone else's rating is what it was."""
+    kept = [row for row in rows if not is_former_player(row.player)]
+    ranked = []
+    for i, row in enumerate(kept):
+        rank = ranked[-1].rank if ranked and ranked[-1].ordinal == row.ordinal else i + 1
+        ranked.append(dataclasses.replace(row, rank=rank))
+    return ranked
+
+
 def leaderboard_text(kind: str, rows, names: dict[str, str], limit: int = 20, *, lang: str = "en") -> str:
     lines = [translate(lang, M.LEADERBOARD_TITLE, game=game_name(kind, lang))]
-    for row in rows[:limit]:
+    for row in shown_rows(rows)[:limit]:
         if row.is_computer:
             level = row.player.split(":", 1)[1]
             who = "🤖 " + (translate(lang, M.LEVELS[level]) if level in M.LEVELS else level)

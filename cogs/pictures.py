@@ -320,6 +320,29 @@ class PictureCache:
         if path is not None:
             await asyncio.to_thread(_write_bounded, path, data, self.disk_bytes)
 
+    async def forget_game(self, game_id: int) -> int:
+        """Drop every kept picture (and review) of the game, in memory and on disk: they show its players' names (a
+        person who asked to be forgotten). Returns how many went."""
+        prefix = f"{int(game_id)}-"
+        gone = 0
+        for key in [k for k in self._memory if k.startswith(prefix)]:
+            self._held -= len(self._memory.pop(key))
+            gone += 1
+        if self.directory is not None:
+            gone += await asyncio.to_thread(_remove_kept, self.directory, prefix)
+        return gone
+
+
+def _remove_kept(directory: Path, prefix: str) -> int:
+    gone = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if entry.name.startswith(prefix) and entry.name.endswith(".pic"):
+                with contextlib.suppress(OSError):
+                    os.remove(entry.path)
+                    gone += 1
+    return gone
+
 
 def _read_touching(path: Path) -> bytes | None:
     try:
@@ -676,6 +699,11 @@ async def kept(key: str, fn: Callable[..., bytes], *args: Any, **kwargs: Any) ->
 def admitted(priority: Priority | None, asker: Asker | None) -> contextlib.AbstractContextManager[None]:
     """`PicturePool.admitted` of the bot's pool."""
     return _pool.admitted(priority, asker)
+
+
+async def forget_game(game_id: int) -> int:
+    """Drop the kept pictures of a game (`PictureCache.forget_game`) of the bot's pool."""
+    return await _pool.cache.forget_game(game_id)
 
 
 def close() -> None:

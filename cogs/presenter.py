@@ -86,9 +86,9 @@ class Presenter:
             self.unshown.setdefault(gid, []).extend(change.events)
         elif change.kind == "undo":
             self.forget(gid)
-        elif change.kind == "cancel":
+        elif change.kind in ("cancel", "deleted"):
             self.forget(gid)
-            if change.reason == "cancelled":
+            if change.reason in ("cancelled", "forgotten"):
                 self._show(gid, lambda: self._cancelled(gid, change.by))
         elif change.kind in ("lobby", "start") and change.record is not None:
             rec = change.record
@@ -127,7 +127,8 @@ class Presenter:
             return
         if rec.game is None:  # cancelled in its lobby: the lobby's message says so, without its controls
             await self.tables.show_lobby(rec)
-        await self.tables.cancelled(rec, by)
+        if by is not None:  # someone cancelled it (not a forgotten host who sat alone): the channel is told who
+            await self.tables.cancelled(rec, by)
 
     # -- tables -------------------------------------------------------------------------------------------------------
     def note(self, game_id: int, line: str) -> None:

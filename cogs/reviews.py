@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from db.models import GameRecord, GameStatus
+from db.models import GameRecord, GameStatus, is_former_player
 from engine import Game
 from engine.ai.review import REVIEW_BUDGET, REVIEW_PLAYOUTS, Review, ReviewItem
 from i18n import messages as M
@@ -48,8 +48,8 @@ MESSAGE_LIMIT = 2000
 
 
 def reviewed_players(rec: GameRecord) -> list[str]:
-    """The people at the table (a computer's moves get no review), in seat order."""
-    return [seat.player_id for seat in rec.seats if seat.user_id is not None]
+    """The people at the table (a computer's moves get no review, nor a former player's), in seat order."""
+    return [seat.player_id for seat in rec.seats if seat.user_id is not None and not is_former_player(seat.user_id)]
 
 
 def _game_data(game: Game) -> tuple[dict, int, list]:

@@ -31,7 +31,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from db.errors import StoreError
-from db.models import ACTIVE_STATUSES, GameRecord, GameStatus
+from db.models import ACTIVE_STATUSES, GameRecord, GameStatus, new_former_player_id
 from db.store import GameStore
 from engine import Action, Game, action_from_dict
 from engine.ai import BUDGET_FACTORS, make_agent
@@ -39,9 +39,10 @@ from i18n import messages as M
 from i18n import translate
 
 from . import lobbyrules as rules
+from . import pictures
 from .commit import Commits, Listener
 from .computers import Computers
-from .decide import Result, game_language, next_seat, undo_plan, utcnow
+from .decide import DEADLINE_LEVEL, STALE, Result, game_language, next_seat, undo_plan, utcnow
 from .games import Games
 from .lobbydoor import LobbyDoor, mention
 from .notifier import Notifier
@@ -54,6 +55,7 @@ from .words import UserError, seat_name
 log = logging.getLogger(__name__)
 
 HARD_BUDGET_SECONDS = 1.0
+FORGET_ATTEMPTS = 5  # a game that moves on this often while a person is being forgotten from it: try again later
 
 Words = Callable[[str], str]  # a sentence in the language asked for
 
@@ -225,6 +227,33 @@ class GameService(LobbyDoor):
         self.computers.stop(game_id)
         await self.commits.cancel(game_id, expected_version, reason=reason, by=by)
         self.notifier.turn_passed(game_id, None)
+
+    async def forget_person(self, user_id: int) -> int:
+        """The person asked to be forgotten: they leave every stored game (`Commits.forget`; in a game in play a
+        computer player takes their seat and the game goes on), the pictures kept of those games go, then their
+        settings and notification records. Returns how many games named them."""
+        former = new_former_player_id()  # one for all their games: everyone's ratings come out as before
+        games = await self.store.games_of_person(user_id)
+        for summary in games:
+            for _ in range(FORGET_ATTEMPTS):  # a move saved meanwhile: read the game again
+                async with self.commits.hold(summary.id, channel_id=summary.channel_id):
+                    rec = await self.games.get(summary.id)
+                    try:
+                        result = await self.commits.forget(rec, user_id, former_id=former, level=DEADLINE_LEVEL)
+                    except UserError as error:
+                        if error.message != STALE:
+                            raise
+                        continue
+                    if result is not None:
+                        note = translate(game_language(rec), M.PLAYER_REPLACED)
+                        await self.after_move(result, mover=None, note=note)
+                    break
+            else:
+                raise UserError(STALE)
+            await self.presenter.shown(summary.id)  # its lobby's message, if it had one, no longer names them
+            await pictures.forget_game(summary.id)
+        await self.store.erase_person(user_id)
+        return len(games)
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
         """The channel or thread was deleted: its game (lobby or in play) ends as abandoned, its timers and

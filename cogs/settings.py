@@ -1,5 +1,6 @@
 """Settings: how each person is told it is their turn (`/settings notify`), and a server's limits
-(`/settings server`, for members with Manage Server). Both are kept in the store and survive restarts."""
+(`/settings server`, for members with Manage Server). Both are kept in the store and survive restarts. What the bot
+keeps about a person, and forgetting them: `/settings my-data` and `/settings forget-me` (cogs/privacy.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from i18n.commands import LANGUAGE_NAMES, language_choices
 
 from .checks import LANGUAGES, checked, time_zone
 from .context import context_of
+from .privacy import ask_forget, send_my_data
 from .views import guarded
 from .words import UserError, quote_typed
 
@@ -179,6 +181,16 @@ class SettingsCog(commands.Cog):
             await interaction.response.send_message(text, ephemeral=True)
 
         await guarded(ctx, work())
+
+    @settings.command(name="my-data", description="A private file of everything the bot keeps about you")
+    async def my_data(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+        await guarded(ctx, send_my_data(ctx))
+
+    @settings.command(name="forget-me", description="Erase what the bot keeps about you (it asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        ctx = context_of(interaction)
+        await guarded(ctx, ask_forget(ctx))
 
 
 async def setup(bot: commands.Bot) -> None:

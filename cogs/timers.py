@@ -22,8 +22,10 @@ from engine import Action, Game
 from i18n import messages as M
 from i18n import translate
 
-from .decide import DEADLINE_LEVEL, Result, game_language, next_seat, turn_key
+from . import pictures
+from .decide import DEADLINE_LEVEL, Result, game_language, next_seat, turn_key, turn_timer
 from .lobbytext import lobby_text
+from .logs import where
 from .notifier import TurnNotice, quiet_end
 from .words import UserError, seat_name
 
@@ -70,7 +72,9 @@ class Timers:
         telling = []
         for summary in await store.claim_due(now, host.owner, TIMER_LEASE_SECONDS):
             try:
-                if (task := await self._handle_due(summary.id, now)) is not None:
+                with where(game=summary.id, guild=summary.guild_id, channel=summary.channel_id):
+                    task = await self._handle_due(summary.id, now)
+                if task is not None:
                     telling.append(task)
                 handled += 1
             except Exception:
@@ -189,9 +193,13 @@ class Timers:
         host, commits = self.host, self.host.commits
         posted = 0
         settled = host.clock() - timedelta(seconds=grace)
-        for summary in await commits.store.stale_tables():
+        stale = await commits.store.stale_tables()
+        away = set(await commits.store.departed_guilds(host.clock() + timedelta(days=1))) if stale else set()
+        for summary in stale:
             if summary.id in host.computers.chains or summary.updated_at > settled:
                 continue  # its computers are at work, or a move is being saved and shown right now
+            if summary.guild_id in away:
+                continue  # the bot was removed from its server: nothing can be posted there
             try:
                 rec = await host.games.get(summary.id)
             except UserError:
@@ -221,3 +229,58 @@ class Timers:
         except Exception:
             log.warning("Game %s: its table could not be posted again yet", rec.id, exc_info=True)
             return 0
+
+    # -- servers the bot was removed from ----------------------------------------------------------------------------
+    async def server_removed(self, guild_id: int) -> int:
+        """The bot was removed from the guild: its games are kept for a while (an accidental kick loses nothing), their
+        computer players stop and their timers wait, since nothing can be posted there. Returns the games paused."""
+        host, commits = self.host, self.host.commits
+        await commits.store.guild_left(guild_id, host.clock())
+        paused = 0
+        for summary in await commits.store.list_games(guild_id=guild_id, statuses={GameStatus.PLAYING}):
+            host.computers.stop(summary.id)
+            async with commits.hold(summary.id, channel_id=summary.channel_id):
+                try:
+                    await commits.set_timer(await host.games.get(summary.id), TurnTimer())
+                    paused += 1
+                except (UserError, StoreError) as error:
+                    log.info("Game %s: its timer could not wait for its server's return (%s)", summary.id, error)
+        log.info("Removed from guild %s: its games are kept, %d in play wait", guild_id, paused)
+        return paused
+
+    async def server_back(self, guild_id: int) -> int:
+        """The bot is in the guild again before its games were deleted: they go on, their timers run again (a
+        computer's turn at once). Returns the games resumed."""
+        host, commits = self.host, self.host.commits
+        if not await commits.store.guild_returned(guild_id):
+            return 0
+        resumed = 0
+        for summary in await commits.store.list_games(guild_id=guild_id, statuses={GameStatus.PLAYING}):
+            async with commits.hold(summary.id, channel_id=summary.channel_id):
+                try:
+                    rec = await host.games.get(summary.id)
+                    if rec.game is not None:
+                        await commits.set_timer(rec, turn_timer(rec, rec.game, host.clock()))
+                        resumed += 1
+                except (UserError, StoreError) as error:
+                    log.info("Game %s: its timer could not start again (%s)", summary.id, error)
+        log.info("Back in guild %s: %d games in play go on", guild_id, resumed)
+        return resumed
+
+    async def forget_removed_servers(self, days: float) -> list[int]:
+        """Delete the games (and the settings) of the guilds the bot left more than `days` ago and did not come back
+        to. Returns the games deleted."""
+        host, commits = self.host, self.host.commits
+        deleted: list[int] = []
+        for guild_id in await commits.store.departed_guilds(host.clock() - timedelta(days=days)):
+            for summary in await commits.store.list_games(guild_id=guild_id):
+                host.computers.stop(summary.id)
+                async with commits.hold(summary.id, channel_id=summary.channel_id):
+                    if await commits.delete(summary.id):
+                        deleted.append(summary.id)
+                await pictures.forget_game(summary.id)
+            await commits.store.forget_guild(guild_id)
+            log.info(
+                "Guild %s removed the bot over %g days ago: its %d games are deleted", guild_id, days, len(deleted)
+            )
+        return deleted

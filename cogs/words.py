@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 
-from db.models import Seat
+from db.models import Seat, is_former_player
 from engine import Decision, Event, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
 from i18n import DEFAULT_LOCALE as SOURCE
@@ -137,6 +137,8 @@ def seat_name(seats: tuple[Seat, ...] | list[Seat], player_id: str) -> str:
 def mention(seats, player_id: str, lang: str = SOURCE) -> str:
     for seat in seats:
         if seat.player_id == player_id:
+            if seat.user_id is not None and is_former_player(seat.user_id):
+                return safe(seat.display_name)  # someone who asked to be forgotten: "a former player"
             if seat.user_id is not None:
                 return f"<@{seat.user_id}>"
             return translate(lang, M.COMPUTER_NAME, name=safe(seat.display_name))

@@ -12,7 +12,8 @@ async def open_store(database_path: str | Path, database_url: str | None = None,
     """Open and migrate the game store: the PostgreSQL database at `database_url` when it is set (a
     postgresql://user:password@host:port/name URL), else the SQLite file at `database_path` (created as needed).
     A `database_path` that is itself a postgresql:// URL opens that database. `options` go to the backend's `open`
-    (`SqliteGameStore.open` or `PostgresGameStore.open`).
+    (`SqliteGameStore.open` or `PostgresGameStore.open`); `pg_bin` (the folder of pg_dump, for the copy before a
+    migration) only to PostgreSQL's.
 
     Raises `StoreUnavailable` (naming host and database, never the password) when PostgreSQL cannot be reached,
     `SchemaTooNew` when the database was written by a newer bot, `StoreError` for a file that is not SQLite."""
@@ -32,4 +33,5 @@ async def open_store(database_path: str | Path, database_url: str | None = None,
         return await PostgresGameStore.open(url, **options)
     from db.sqlite import SqliteGameStore
 
+    options.pop("pg_bin", None)
     return await SqliteGameStore.open(database_path, **options)

@@ -92,6 +92,19 @@ def _strip_comments(sql: str) -> str:
     return re.sub(r"--[^\n]*", "", sql)
 
 
+async def schema_version_of(conn: aiosqlite.Connection) -> int:
+    """The schema version of the SQLite database behind `conn` (0: none yet), without changing anything."""
+    rows = await conn.execute_fetchall("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    return await _current_version(conn) if list(rows) else 0
+
+
+async def postgres_schema_version(conn: asyncpg.Connection) -> int:
+    """The schema version of the PostgreSQL database behind `conn` (0: none yet), without changing anything."""
+    if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+
 async def _current_version(conn: aiosqlite.Connection) -> int:
     rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
     return int(next(iter(rows))[0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -274,3 +275,79 @@ class GuildSettings:
         if isinstance(hours, bool) or not isinstance(hours, int | float) or not math.isfinite(hours) or hours <= 0:
             raise ValueError(f"lobby_expiry_hours must be a number of hours above 0, not {hours!r}")
         _check_language(self.language)
+
+
+FORMER_PLAYER_LIMIT: Final = -1
+"""A former player (someone who asked to be forgotten) keeps their seat in the games that ended under a user id of
+their own below zero (Discord's ids are above zero): the same one in all their games, so the ratings of everyone they
+played come out as before, and linked to nobody."""
+
+
+def new_former_player_id() -> int:
+    """A new former player's user id: random, below zero, linked to nobody."""
+    return -1 - secrets.randbits(52)
+
+
+def is_former_player(user_id: int | str | None) -> bool:
+    """Whether a user id (or a rating key, its text) is a former player's: theirs is below zero."""
+    try:
+        return user_id is not None and int(user_id) <= FORMER_PLAYER_LIMIT
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A named lease in the store: held by `owner` until `until` (taken at `taken_at`). "bot:<name>" is a bot process
+    using the database; "backup" the process taking the scheduled backup of the period."""
+
+    name: str
+    owner: str
+    until: datetime
+    taken_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PersonSeat:
+    """One game a person sits at (or sat at), as `GameStore.person_data` gives it: where and what the game is, their
+    seat, and their result once it ended."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    status: GameStatus
+    created_at: datetime
+    ended_at: datetime | None
+    seat: Seat
+    result: SeatResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationRecord:
+    """A notification sent (or being sent) to a person: which game and turn, what kind, when, and the direct message
+    that carries its button while it is live (channel id, message id)."""
+
+    game_id: int
+    turn_key: int
+    kind: str
+    claimed_at: datetime
+    sent_at: datetime | None
+    message: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PersonData:
+    """Everything the store keeps about one person (`GameStore.person_data`): their settings (None: never set), the
+    games they sit at with their seat and result, their moves, the games they host, and their notifications."""
+
+    user_id: int
+    settings: UserSettings | None
+    seats: tuple[PersonSeat, ...]
+    actions: tuple[ActionRecord, ...]
+    hosted: tuple[int, ...]
+    notifications: tuple[NotificationRecord, ...]
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.settings or self.seats or self.actions or self.hosted or self.notifications)

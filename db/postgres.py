@@ -8,11 +8,13 @@ ONLY transaction, so each call sees one snapshot. The config, state and actions 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -21,10 +23,14 @@ import asyncpg
 from db.changes import CHANNEL, ListeningFeed, OnVersion, VersionFeed, Watched
 from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreUnavailable
-from db.migrate import migrate_postgres
-from db.sql import Row, SqlGameStore, StepHook, to_ms, utc_now
+from db.migrate import LATEST_VERSION, migrate_postgres, postgres_schema_version
+from db.people import PeopleSql
+from db.sql import Row, StepHook, to_ms, utc_now
+
+log = logging.getLogger(__name__)
 
 URL_SCHEMES = ("postgresql", "postgres")
+DEFAULT_BACKUP_DIR = "data/backups"  # where the copy before a migration goes when the caller names no folder
 
 # The server went away (restart, network, admin): the pool replaces the connection on the next call.
 _CONNECTION_LOST = (
@@ -116,7 +122,7 @@ class _Transaction:
             yield
 
 
-class PostgresGameStore(SqlGameStore):
+class PostgresGameStore(PeopleSql):
     """`GameStore` on a PostgreSQL database. Open it with `await PostgresGameStore.open(url)` and close it with
     `close()` (or use ``async with``). See `db.store.GameStore` for what each method does."""
 
@@ -155,10 +161,15 @@ class PostgresGameStore(SqlGameStore):
         connect_timeout: float = 10.0,
         min_connections: int = 1,
         max_connections: int = 20,
+        backup_dir: str | Path | None = None,
+        pg_bin: str | Path | None = None,
     ) -> PostgresGameStore:
         """Connect to the database at `url` (postgresql://user:password@host:port/database) and migrate it.
 
         `busy_timeout`: how long a statement waits for a lock another process holds before `StoreBusy`.
+        A database that needs a schema migration is first dumped to `backup_dir` (default data/backups) as
+        `before-vN-<time>.dump` with the pg_dump of `pg_bin` (default: the first new enough one found, `db.backup`),
+        checked; without one the migration is refused (`BackupError`, saying how to get pg_dump).
         Raises `StoreUnavailable` (naming host and database, never the password) when the server cannot be reached
         or refuses the login, and `SchemaTooNew` for a database written by a newer bot.
         """
@@ -178,6 +189,8 @@ class PostgresGameStore(SqlGameStore):
             raise StoreUnavailable(f"cannot open the PostgreSQL {where}: {reason}") from None
         try:
             async with pool.acquire() as conn:
+                if 0 < await postgres_schema_version(conn) < LATEST_VERSION:
+                    await _copy_before_migration(url, backup_dir, pg_bin)
                 await migrate_postgres(conn, location=where, clock_ms=lambda: to_ms(clock()) or 0)
         except BaseException:
             await pool.close()
@@ -257,6 +270,16 @@ class PostgresGameStore(SqlGameStore):
 
     def _is_constraint_error(self, error: BaseException) -> bool:
         return isinstance(error, asyncpg.IntegrityConstraintViolationError)
+
+
+async def _copy_before_migration(url: str, backup_dir: str | Path | None, pg_bin: str | Path | None) -> None:
+    """A checked pg_dump of the database before its schema changes (`db.backup`); without pg_dump the migration is
+    refused (BackupError, saying how to get it)."""
+    from db.backup import backup_path, copy_postgres
+
+    folder = Path(backup_dir) if backup_dir is not None else Path(DEFAULT_BACKUP_DIR)
+    copy = await copy_postgres(url, backup_path(folder, f"before-v{LATEST_VERSION}", postgres=True), pg_bin)
+    log.warning("Before migrating to schema version %d, a copy: %s", LATEST_VERSION, copy.describe())
 
 
 def _scrub(message: str, url: str) -> str:

@@ -843,7 +843,8 @@ class SqlGameStore:
             "FROM results AS r "
             "JOIN seats AS s ON s.game_id = r.game_id AND s.player_id = r.player_id "
             "JOIN games AS g ON g.id = r.game_id "
-            f"WHERE g.status = 'finished' AND s.user_id IS NOT NULL AND {where} "
+            # a former player (below zero: someone who asked to be forgotten) has no statistics
+            f"WHERE g.status = 'finished' AND s.user_id IS NOT NULL AND s.user_id > 0 AND {where} "
             f"GROUP BY s.user_id, g.kind ORDER BY {order}"
         )
         async with self._read() as tx:

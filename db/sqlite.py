@@ -36,10 +36,12 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from db.backup import backup_path, copy_sqlite
 from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreError
-from db.migrate import migrate
-from db.sql import SqlGameStore, StepHook, from_ms, to_ms, utc_now
+from db.migrate import LATEST_VERSION, migrate, schema_version_of
+from db.people import PeopleSql
+from db.sql import StepHook, from_ms, to_ms, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +57,15 @@ _WRITES = (
     "claim_notification",
     "claim_table_post",
     "create_game",
+    "delete_game",
+    "drop_lease",
+    "erase_person",
     "finish_game",
+    "forget_guild",
     "forget_notification_messages",
+    "forget_player",
+    "guild_left",
+    "guild_returned",
     "join_game",
     "leave_game",
     "notification_sent",
@@ -72,6 +81,7 @@ _WRITES = (
     "set_turn_timer",
     "set_user_settings",
     "start_game",
+    "take_lease",
     "undo_last_action",
 )
 
@@ -113,6 +123,14 @@ class _Statements:
         self._conn.execute("RELEASE nested")
 
 
+async def _copy_before_migration(location: str, backup_dir: str | Path | None) -> None:
+    """A checked copy of the database before its schema changes (`db.backup`); one that fails stops the opening."""
+    folder = Path(backup_dir) if backup_dir is not None else Path(location).parent / "backups"
+    target = backup_path(folder, f"before-v{LATEST_VERSION}", postgres=False)
+    copy = await asyncio.to_thread(copy_sqlite, location, target)
+    log.warning("Before migrating %s to schema version %d, a copy: %s", location, LATEST_VERSION, copy.describe())
+
+
 def _drive(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run a store method's coroutine to its end on this thread. Its awaits are on `_Statements`, which never
     suspend, so it finishes in one step."""
@@ -124,7 +142,7 @@ def _drive(coro: Coroutine[Any, Any, Any]) -> Any:
     raise RuntimeError("a store transaction waited for something on the writer thread")
 
 
-class SqliteGameStore(SqlGameStore):
+class SqliteGameStore(PeopleSql):
     """`GameStore` on a SQLite file. Open it with `await SqliteGameStore.open(path)` and close it with `close()`
     (or use ``async with``). See `db.store.GameStore` for what each method does."""
 
@@ -161,6 +179,7 @@ class SqliteGameStore(SqlGameStore):
         on_step: StepHook | None = None,
         synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "FULL",
         busy_timeout: float = 10.0,
+        backup_dir: str | Path | None = None,
     ) -> SqliteGameStore:
         """Open (creating it and its directory if needed) and migrate the database at `path` (":memory:": a
         database of this store alone, in a scratch file removed when it closes).
@@ -168,6 +187,8 @@ class SqliteGameStore(SqlGameStore):
         `decode_state` rebuilds the engine object of each loaded game (None: leave `GameRecord.game` None).
         `synchronous` is SQLite's: FULL (the default) makes every save durable, even against a power cut, at the
         price of an fsync per save; NORMAL survives a crash of the bot but may lose the last saves to a power cut.
+        A database that needs a schema migration is first copied to `backup_dir` (default: `backups` beside the
+        file) as `before-vN-<time>.sqlite3` (`db.backup`), checked; a copy that fails stops the opening.
         Raises `SchemaTooNew` for a database written by a newer bot, and `StoreError` when the file is not a usable
         SQLite database.
         """
@@ -188,6 +209,8 @@ class SqliteGameStore(SqlGameStore):
                 await conn.execute("PRAGMA journal_mode = WAL")
             except sqlite3.DatabaseError as error:
                 raise StoreError(f"{location} cannot be opened as a SQLite database: {error}") from error
+            if not uri and 0 < await schema_version_of(conn) < LATEST_VERSION:
+                await _copy_before_migration(location, backup_dir)
             await migrate(conn, location=location, clock_ms=lambda: to_ms(clock()) or 0)
         finally:
             await conn.close()
@@ -308,7 +331,7 @@ class SqliteGameStore(SqlGameStore):
 
 
 def _run_on_writer(name: str) -> Callable[..., Any]:
-    method = getattr(SqlGameStore, name)
+    method = getattr(PeopleSql, name)
 
     @functools.wraps(method)
     async def write(self: SqliteGameStore, *args: Any, **kwargs: Any) -> Any:

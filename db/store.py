@@ -23,7 +23,9 @@ from db.models import (
     GameStatus,
     GameSummary,
     GuildSettings,
+    Lease,
     PendingNotification,
+    PersonData,
     Seat,
     SeatResult,
     TurnTimer,
@@ -343,4 +345,79 @@ class GameStore(Protocol):
     async def finished_results(self, guild_id: int, kind: str | None = None) -> list[FinishedGame]:
         """The guild's finished games (of one kind; None: all) in the order they ended, with their engine config and
         every seat's result: what ratings are computed from. Raises `CorruptGame` for a config that is not JSON."""
+        ...
+
+    # People: what the store keeps about a person, and forgetting them
+
+    async def person_data(self, user_id: int) -> PersonData:
+        """Everything the store keeps about the person: their settings, each game they sit at (their seat and
+        result), their moves, the games they host and their notifications; nothing about anybody else."""
+        ...
+
+    async def games_of_person(self, user_id: int) -> list[GameSummary]:
+        """Every game (any status) where the person sits or hosts, oldest first."""
+        ...
+
+    async def forget_player(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        user_id: int,
+        replacement: Seat | None,
+        host_user_id: int | Keep = KEEP,
+        config: Mapping[str, Any] | Keep = KEEP,
+        state: Mapping[str, Any] | Keep = KEEP,
+        timer: TurnTimer | None = None,
+        cancel: bool = False,
+    ) -> int:
+        """The person leaves the game, whatever its status: their seat becomes `replacement` (a computer player in a
+        game in play, a former player's seat in a game that ended; None: the seat goes, in a lobby), and their moves
+        and result follow that seat; `host_user_id`, `config`, `state` and `timer` replace the game's when given
+        (the engine's config and state with the person renamed, `engine.Game.rename_player`); `cancel` ends a lobby
+        as cancelled. One transaction with the version check; returns the new version. A game that ended keeps its
+        table current (no repair pass posts it again). Raises `SeatConflict` for a seat with moves or results that
+        would just go."""
+        ...
+
+    async def erase_person(self, user_id: int) -> int:
+        """Delete the person's settings and notification records; returns how many rows went."""
+        ...
+
+    # Leases: which bot processes use the database
+
+    async def take_lease(self, name: str, owner: str, lease_seconds: float) -> bool:
+        """Take (or renew, for the same `owner`) the lease `name` for `lease_seconds`: True when `owner` holds it now,
+        False while another owner's lease lives."""
+        ...
+
+    async def drop_lease(self, name: str, owner: str) -> bool:
+        """Give up `owner`'s lease `name`; False if `owner` did not hold it."""
+        ...
+
+    async def live_leases(self, prefix: str = "") -> list[Lease]:
+        """The leases alive now whose name starts with `prefix` ("bot:": the bot processes using the database)."""
+        ...
+
+    # Servers the bot was removed from
+
+    async def guild_left(self, guild_id: int, at: datetime) -> None:
+        """The bot was removed from the guild at `at` (a second departure before a return keeps the first time)."""
+        ...
+
+    async def guild_returned(self, guild_id: int) -> bool:
+        """The bot is in the guild again: it is no longer counted as left. False if it was not."""
+        ...
+
+    async def departed_guilds(self, left_before: datetime) -> list[int]:
+        """The guilds the bot left before `left_before` and did not return to, longest gone first."""
+        ...
+
+    async def delete_game(self, game_id: int) -> bool:
+        """Delete the game with its seats, log, results, claims and notifications; False if there was none."""
+        ...
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete a guild's settings and its departure once its games are deleted (else ValueError); returns how
+        many rows went."""
         ...

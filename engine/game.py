@@ -903,6 +903,26 @@ class Game:
             domino(dom)
         return g
 
+    def rename_player(self, old: str, new: str) -> None:
+        """Player `old` is known as `new` from now on, everywhere the game names them (its config and teams, its log,
+        the kings, the kingdoms): the same game, as if `new` had sat there from the start. Raises ValueError when
+        `old` does not play here or `new` already does."""
+        players = self.config.players
+        if old not in players:
+            raise ValueError(f"player {old!r} does not play in this game (players: {', '.join(players)})")
+        if new in players:
+            raise ValueError(f"player {new!r} already plays in this game")
+
+        def swap(player: str) -> str:
+            return new if player == old else player
+
+        teams = None if self.config.teams is None else tuple(tuple(map(swap, t)) for t in self.config.teams)
+        self.config = GameConfig(self.config.game, tuple(map(swap, players)), self.config.variants, teams)
+        self.log = [(swap(p), a) for p, a in self.log]
+        self.kings = [King(k.index, swap(k.player), k.kingdom) for k in self.kings]
+        for kingdom in self.kingdoms:
+            kingdom.players = tuple(map(swap, kingdom.players))
+
     @classmethod
     def replay(cls, config: GameConfig, seed: int, actions: list[tuple[str, Action]]) -> Game:
         """Rebuild a game from its seed and action log."""

@@ -902,3 +902,27 @@ WEB_TOO_MANY_OF_YOURS = NP_(
     "You have {n} open tables here, the most one person may: leave or cancel one of them (in your list) first.",
 )
 WEB_NEEDS_SCRIPT = N_("The board needs JavaScript: turn it on in this browser to play.")
+
+# -- running it for real (issue 48): what the bot keeps about a person, forgetting them, a clean restart ----------
+FORMER_PLAYER = N_("a former player")
+PLAYER_REPLACED = N_("🤖 A player left this game for good: a computer player takes their seat.")
+RESTARTING = N_("The bot is restarting: try again in a moment.")
+MY_DATA_INTRO = N_(
+    "What the bot keeps about you is in the attached file: your settings, the games you sit at (your seat, result "
+    "and moves), the games you host and the notifications sent to you. `/settings forget-me` erases it."
+)
+MY_DATA_NOTHING = N_("The bot keeps nothing about you.")
+FORGET_ASK = N_(
+    'This erases your settings and notification records and replaces your name with "a former player" in every '
+    "stored game; in a game in play, a computer player takes your seat. The games and the other players' results "
+    "stay. It cannot be undone."
+)
+FORGET_BUTTON = N_("Erase my data")
+FORGET_DONE = NP_(
+    "Done: your settings and notification records are erased, and your name is gone from {n} stored game.",
+    "Done: your settings and notification records are erased, and your name is gone from {n} stored games.",
+)
+FORGET_NOT_YOURS = N_(
+    "This button erases the data of the person who asked for it, not yours: use `/settings forget-me`."
+)
+BUTTON_LABELS += [FORGET_BUTTON]

@@ -238,8 +238,17 @@ def guard(process: subprocess.Popen[bytes], folder: Path) -> subprocess.Popen[by
 class PostgresServer:
     """A throwaway PostgreSQL cluster: trust authentication, superuser `postgres`, listening on 127.0.0.1."""
 
-    def __init__(self, admin_url: str, *, process: subprocess.Popen[bytes] | None = None, folder: Path | None = None):
+    def __init__(
+        self,
+        admin_url: str,
+        *,
+        process: subprocess.Popen[bytes] | None = None,
+        folder: Path | None = None,
+        binaries: Path | None = None,
+    ):
         self.admin_url = admin_url
+        # the server's own programs: its pg_dump and pg_restore can dump it (an older pg_dump refuses a newer server)
+        self.binaries = binaries
         self.process = process
         self.folder = folder
         self.started_in = 0.0
@@ -313,7 +322,9 @@ class PostgresServer:
                 cwd=folder,
                 **run_as,  # type: ignore[arg-type]
             )
-        server = cls(f"postgresql://postgres@127.0.0.1:{port}/postgres", process=process, folder=folder)
+        server = cls(
+            f"postgresql://postgres@127.0.0.1:{port}/postgres", process=process, folder=folder, binaries=binaries
+        )
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if process.poll() is not None:
@@ -366,7 +377,8 @@ def postgres_server(request: pytest.FixtureRequest) -> Iterator[PostgresServer]:
         _unavailable(known_error)
     external = os.environ.get("KD_TEST_POSTGRES_URL", "").strip()
     if external:
-        yield PostgresServer(external)
+        folders = _binary_folders()
+        yield PostgresServer(external, binaries=folders[0] if folders else None)
         return
     try:
         server = PostgresServer.start()
@@ -503,6 +515,16 @@ async def pg_database_factory(postgres_server: PostgresServer) -> AsyncIterator[
         yield factory.create
     finally:
         await factory.drop_all()
+
+
+@pytest.fixture
+def pg_bin(postgres_server: PostgresServer) -> Path:
+    """The folder of the test server's own pg_dump and pg_restore (the pgserver wheel ships them with the server: the
+    same version, so they can dump it; Debian's postgresql-client may be older than the server and refuse)."""
+    if postgres_server.binaries is None or not (postgres_server.binaries / "pg_dump").is_file():
+        _unavailable("no pg_dump beside the test server's binaries (set KD_POSTGRES_BIN)")
+    assert postgres_server.binaries is not None
+    return postgres_server.binaries
 
 
 @pytest.fixture

@@ -63,6 +63,8 @@ GAME_WRITES = {
     "cancel_game",
     "set_table_message",
     "set_turn_timer",
+    "forget_player",
+    "delete_game",
 }
 OTHER_WRITES = {
     "claim_due",
@@ -75,6 +77,12 @@ OTHER_WRITES = {
     "release_table_post",
     "set_guild_settings",
     "set_user_settings",
+    "erase_person",
+    "take_lease",
+    "drop_lease",
+    "guild_left",
+    "guild_returned",
+    "forget_guild",
 }
 
 
@@ -158,7 +166,8 @@ def test_the_seams_are_typed():
 # `Context` once (`context_of`) and hands it down; everything below reads the service and the languages from it.
 ENTRY_METHODS = {"callback", "on_submit", "on_error", "interaction_check"}  # of a DynamicItem, a View, a Modal
 ENTRY_DECORATORS = {"command", "autocomplete", "context_menu"}  # app_commands: @x.command(...), @cmd.autocomplete(...)
-ENTRY_FUNCTIONS = {"answer_dropped_click"}  # bot.py's on_interaction hook, for clicks discord.py would drop
+# bot.py's hook for clicks discord.py would drop; the doors' answer to clicks while the bot stops (cogs/shutdown.py)
+ENTRY_FUNCTIONS = {"answer_dropped_click", "answer_while_stopping"}
 CONTEXT_BUILDERS = {"service_of", "lang_of", "context_of", "Context"}
 CONTEXT_HOME = {"context.py"}  # where service_of and lang_of are defined, and context_of uses them
 

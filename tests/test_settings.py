@@ -74,11 +74,30 @@ def test_computers_wait_a_few_seconds_by_default_for_an_undo():
         ({"PUBLIC_URL": "board.example.org"}, "PUBLIC_URL must be the board's address"),
         ({"PUBLIC_URL": "https://board.example.org/?x=1"}, "PUBLIC_URL must be the board's address"),
         ({"DISCORD_CLIENT_ID": "app"}, "DISCORD_CLIENT_ID must be the application's id"),
+        ({"BACKUP_EVERY_HOURS": "daily"}, "BACKUP_EVERY_HOURS must be a number from 0 to 8760"),
+        ({"BACKUP_EVERY_HOURS": "-1"}, "BACKUP_EVERY_HOURS must be a number from 0 to 8760"),
+        ({"BACKUP_KEEP": "0"}, "BACKUP_KEEP must be how many backups to keep"),
+        ({"PG_BIN": "/nowhere"}, "PG_BIN must be the folder holding pg_dump"),
+        ({"STOP_SECONDS": "forever"}, "STOP_SECONDS must be a number from 0 to 600"),
+        ({"LOG_FORMAT": "xml"}, "LOG_FORMAT must be lines or json"),
+        ({"REMOVED_SERVER_DAYS": "nan"}, "REMOVED_SERVER_DAYS must be a number from 0 to 3650"),
     ],
 )
 def test_malformed_settings_are_refused(env, message):
     with pytest.raises(SettingsError, match=message):
         Settings.from_env({"DISCORD_TOKEN": "x", **env})
+
+
+def test_running_it_for_real_has_its_settings():
+    s = Settings.from_env({"DISCORD_TOKEN": "x", "DATABASE_PATH": "/srv/kd/games.sqlite3"})
+    assert s.backup_dir == Path("/srv/kd/backups"), "the backups beside the database by default"
+    assert (s.backup_every_hours, s.backup_keep, s.pg_bin) == (24.0, 7, None)
+    assert (s.stop_seconds, s.log_format, s.removed_server_days) == (8.0, "lines", 30.0)
+    env = {"BACKUP_DIR": "/backups", "BACKUP_EVERY_HOURS": "0", "BACKUP_KEEP": "3", "STOP_SECONDS": "20"}
+    s = Settings.from_env({"DISCORD_TOKEN": "x", **env, "LOG_FORMAT": "JSON", "REMOVED_SERVER_DAYS": "7"})
+    assert (s.backup_dir, s.backup_every_hours, s.backup_keep) == (Path("/backups"), 0.0, 3)
+    assert (s.stop_seconds, s.log_format, s.removed_server_days) == (20.0, "json", 7.0)
+    assert "backup_keep=3" in repr(s) and "log_format=json" in repr(s)
 
 
 def test_run_command_without_token_and_without_board_exits_with_guidance(tmp_path):

@@ -141,6 +141,7 @@ class Board:
             ("POST", games + "/{gid:\\d+}/computers", lobby.computers),
             ("POST", games + "/{gid:\\d+}/seats", lobby.seats),
             ("GET", "/join/{token}", self.join_link),
+            ("POST", "/api/forget-me", lobby.forget_me),
         ):
             app.router.add_route(method, path, handler)
         return app
@@ -164,6 +165,7 @@ class Board:
     async def stop(self) -> None:
         if self._on_change in self.hub.listeners:
             self.hub.listeners.remove(self._on_change)
+        self.streams.close()  # no stream holds the stop up: each page reconnects and catches up
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None

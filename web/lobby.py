@@ -135,6 +135,21 @@ class Lobby:
                 continue  # someone used it meanwhile: the next oldest
         raise Refusal(429, translate(lang, M.WEB_TOO_MANY_GAMES, limit=MAX_LOCAL_GAMES))
 
+    async def forget_me(self, request: web.Request) -> web.Response:
+        """The local board's people of this browser ask to be forgotten (PRIVACY.md): each leaves every stored game
+        as on Discord (`GameService.forget_person`: a computer player takes their seat in a game in play), and the
+        browser's session ends."""
+        self.local_only(request)
+        session = self.board.people.cookie_session(request)
+        linked = dict(session.games)
+        games = 0
+        for user in (u for u in session.users if u not in linked):  # local people, not Discord people's links
+            games += await even_if_gone(self.board.service.forget_person(user))
+        text = translate_plural(lang_of(request), *M.FORGET_DONE, games)
+        response = web.json_response({"ok": True, "games": games, "text": text})
+        response.del_cookie(auth.COOKIE, path="/")
+        return response
+
     # -- one lobby's operations -------------------------------------------------------------------------------------
     async def _operate(
         self, request: web.Request, operation: Callable[[GameRecord, dict, int, str], Awaitable[LobbyChange]]

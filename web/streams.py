@@ -29,6 +29,12 @@ class Streams:
     def __init__(self, board: Any, ceiling: int) -> None:
         self.board = board
         self.slots = Slots(ceiling)
+        self._open: set[asyncio.Task] = set()  # the streams' handlers, ended at once when the board stops
+
+    def close(self) -> None:
+        """The board stops: every stream ends now (its page reconnects and catches up by version)."""
+        for task in list(self._open):
+            task.cancel()
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-Sent Events: the game's whole view each time it changes (event id: its version), a comment every
@@ -44,9 +50,13 @@ class Streams:
             raise Refusal(503, text, {"Retry-After": str(RETRY_SECONDS)})
         if refused is not None:
             raise Refusal(429, translate(lang_of(request), M.WEB_TOO_MANY_BOARDS))
+        task = asyncio.current_task()
+        if task is not None:
+            self._open.add(task)
         try:
             return await self._stream(request, gid)
         finally:
+            self._open.discard(task)  # type: ignore[arg-type]
             self.slots.give_back(person, address)
 
     async def _stream(self, request: web.Request, gid: int) -> web.StreamResponse:

@@ -4,6 +4,7 @@ import aiosqlite
 import pytest
 
 from db import SchemaTooNew, SqliteGameStore, StoreError
+from db.backup import check_sqlite
 from db.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
 
 from .conftest import SqliteBackend, fake_decode, new_game
@@ -60,6 +61,7 @@ async def test_reopening_applies_nothing_new(open_store, db_path):
     before = versions(db_path)
     store = await open_store()
     assert versions(db_path) == before
+    assert not (db_path.parent / "backups").exists()  # nothing to migrate, so no copy (nor for the new file)
     assert len(await store.list_games()) == 1
 
 
@@ -84,6 +86,12 @@ async def test_database_at_migration_1_with_data_is_upgraded_and_keeps_it(db_pat
 
     async with await SqliteGameStore.open(db_path, decode_state=fake_decode) as store:
         assert versions(db_path) == list(range(1, LATEST_VERSION + 1))
+        # a copy taken before the schema changed, beside the file: the database as it was (version 1, its game)
+        [copy] = list((db_path.parent / "backups").iterdir())
+        assert copy.name.startswith(f"before-v{LATEST_VERSION}-") and copy.suffix == ".sqlite3"
+        checked = check_sqlite(copy)
+        assert (checked.schema_version, checked.games) == (1, 1)
+        assert versions(copy) == [1] and "results" not in table_names(copy)
         game = await store.get_game(7)
         assert (game.version, game.status, game.game, game.config) == (
             5,

@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from db import SchemaTooNew, SqliteGameStore, StaleVersion, StoreUnavailable, open_store
+from db.backup import check_postgres
 from db.migrate import LATEST_VERSION, POSTGRES_MIGRATIONS, Migration, migrate_postgres
 from db.postgres import PostgresGameStore, redact_url
 from settings import Settings, SettingsError
@@ -169,7 +170,8 @@ async def test_a_database_newer_than_the_code_is_refused(pg_url):
     assert SECRET not in str(caught.value)
 
 
-async def test_a_database_at_migration_1_with_data_is_upgraded_and_keeps_it(pg_url):
+async def test_a_database_at_migration_1_with_data_is_upgraded_and_keeps_it(pg_url, pg_bin, tmp_path):
+    """...and a pg_dump of it, taken before the schema changed, is kept (checked: schema version 1, its games)."""
     conn = await asyncpg.connect(pg_url)
     try:
         assert await migrate_postgres(conn, location="test", target=1, clock_ms=lambda: 0) == 1
@@ -190,8 +192,15 @@ async def test_a_database_at_migration_1_with_data_is_upgraded_and_keeps_it(pg_u
     finally:
         await conn.close()
     assert await versions(pg_url) == [1]
-    async with await PostgresGameStore.open(pg_url, decode_state=fake_decode) as store:
+    backups = tmp_path / "backups"
+    async with await PostgresGameStore.open(
+        pg_url, decode_state=fake_decode, backup_dir=backups, pg_bin=pg_bin
+    ) as store:
         assert await versions(pg_url) == list(range(1, LATEST_VERSION + 1))
+        [copy] = list(backups.iterdir())
+        assert copy.name.startswith(f"before-v{LATEST_VERSION}-") and copy.suffix == ".dump"
+        checked = await check_postgres(copy, pg_bin)
+        assert (checked.schema_version, checked.games) == (1, 2)  # the database as it was, before the change
         game = await store.get_game(7)
         assert (game.version, game.status, game.game, game.config) == (
             5,

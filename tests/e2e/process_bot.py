@@ -32,6 +32,7 @@ async def build(stack: contextlib.AsyncExitStack) -> commands.Bot:
     env.setdefault("AI_WORKERS", "0")
     env.setdefault("PICTURE_WORKERS", "0")
     env.setdefault("COMPUTER_DELAY", "0")  # computers answer at once (a test that needs the wait sets it)
+    env.setdefault("BACKUP_EVERY_HOURS", "0")  # no scheduled backups (a test that wants them sets it)
     settings = Settings.from_env(env, dotenv_path=None)
     period = env.get("KD_TIMER_PERIOD_SECONDS", "").strip()
     seeds = env.get("KD_SEEDS")

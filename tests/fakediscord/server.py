@@ -269,6 +269,7 @@ class FakeDiscord(Drivers):
         self.application_id = self._ids()
         self.bot_user = FakeUser(self.application_id, "Kingdomino", bot=True)
         self.guild_id = self._ids()
+        self.left_by_bot: set[int] = set()  # guilds the bot was removed from (`remove_bot`)
         self.guild_name = "Kingdomino Test Server"
 
         self.everyone_role = FakeRole(self.guild_id, "@everyone", int(EVERYONE_PERMISSIONS), 0, guild_id=self.guild_id)
@@ -398,6 +399,21 @@ class FakeDiscord(Drivers):
         if await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id)):
             self._say("", f"({self.bot_user.name} joined {name})")
         return guild
+
+    async def remove_bot(self, guild: FakeGuild) -> None:
+        """An admin removes (kicks) the bot from `guild`: GUILD_DELETE on the gateway; at its next connection the
+        guild is not among its guilds."""
+        self.left_by_bot.add(guild.id)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+        self._say("", f"({self.bot_user.name} was removed from {guild.name})")
+
+    async def add_bot_back(self, guild: FakeGuild) -> None:
+        """The bot is added to `guild` again: GUILD_CREATE without `unavailable`, as Discord sends for a join."""
+        self.left_by_bot.discard(guild.id)
+        payload = self.guild_payload(guild.id)
+        del payload["unavailable"]
+        await self.dispatch("GUILD_CREATE", payload)
+        self._say("", f"({self.bot_user.name} joined {guild.name} again)")
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild:
         if channel.guild_id is None:
@@ -1050,7 +1066,7 @@ class FakeDiscord(Drivers):
         session = GatewaySession(secrets.token_hex(16), shard_id, shard_count, data, ws)
         self.sessions.append(session)
         self._ws_sessions[ws] = session
-        guilds = [g for g in self.guilds.values() if session.receives(g.id)]
+        guilds = [g for g in self.guilds.values() if session.receives(g.id) and g.id not in self.left_by_bot]
         await self._send_event(
             session,
             "READY",
