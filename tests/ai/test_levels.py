@@ -55,10 +55,10 @@ def test_the_lobby_offers_the_levels_the_catalogues_name() -> None:
 
 
 def test_the_web_board_offers_the_lobby_levels_with_their_words() -> None:
-    from web import app, strings
+    from web import app, lobby, strings
 
     # Its API takes every level (the browser tests seat `random` players); its menu offers the lobby's.
-    assert app.LEVELS == LEVELS and app.OFFERED_LEVELS == OFFERED_LEVELS
+    assert lobby.LEVELS == LEVELS and app.OFFERED_LEVELS == OFFERED_LEVELS
     for lang in ("en", "cs", "es", "ro"):
         words = strings.page_strings(lang)["levels"]
         assert list(words) == list(LEVELS)

@@ -226,14 +226,14 @@ async def test_a_local_person_is_forgotten_and_their_game_goes_on_with_a_compute
     ends; another browser's person is untouched."""
     gid = await new_game(http, players=3, computers=1)  # a seat left for another browser's person
     async with aiohttp.ClientSession(base_url=local.board.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as other:
-        lobby = await local.service.get(gid)
+        lobby = await local.service.games.get(gid)
         async with other.post(f"/api/games/{gid}/join", json={"version": lobby.version}) as r:
             assert r.status == 200, await r.text()
-        version = (await local.service.get(gid)).version
+        version = (await local.service.games.get(gid)).version
         async with http.post(f"/api/games/{gid}/start", json={"version": version}) as r:  # the host starts it
             assert r.status == 200, await r.text()
         await local.service.idle()
-        before = await local.service.get(gid)
+        before = await local.service.games.get(gid)
         assert before.status == "playing"
         mine = next(s for s in before.seats if s.user_id is not None and s.seat_order == 0)
         async with http.post("/api/forget-me", json={}) as r:
@@ -241,7 +241,7 @@ async def test_a_local_person_is_forgotten_and_their_game_goes_on_with_a_compute
         assert r.status == 200 and answer["ok"] and answer["games"] == 1 and "1 stored game" in answer["text"]
         assert auth.COOKIE not in {c.key for c in http.cookie_jar}, "the session ended"
         await local.service.idle()
-        after = await local.service.get(gid)
+        after = await local.service.games.get(gid)
         seat = after.seats[0]
         assert (seat.cpu_level, seat.user_id, seat.display_name) == ("medium", None, "a former player")
         assert mine.user_id not in {s.user_id for s in after.seats}
