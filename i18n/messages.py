@@ -881,3 +881,17 @@ BUTTON_PLAY_ON = N_("Computers, play now")
 COMPUTERS_WAIT = N_("The computer players answer in {seconds} s: until then you can still take your move back.")
 LOBBY_EXPIRED = N_("⌛ Nobody started this table within {hours} h, so it is closed.")
 TABLE_AGAIN = N_("🔁 The table again, as it stands now.")
+
+# -- the text grid (render/alt.py: an alt text's compact grid, `/look kingdom text:True`) -------------------------
+# A letter per terrain, different from the other six in each language (English W F L G S M T meant nothing in
+# Czech, where les and louka both start with L), and the castle's two letters; translate them with the context.
+GRID_LETTERS = {
+    "wheat": N_("W", context="grid:wheat"),
+    "forest": N_("F", context="grid:forest"),
+    "lake": N_("L", context="grid:lake"),
+    "grassland": N_("G", context="grid:grassland"),
+    "swamp": N_("S", context="grid:swamp"),
+    "mine": N_("M", context="grid:mine"),
+    "town": N_("T", context="grid:town"),
+}
+GRID_CASTLE = N_("CC", context="grid:castle")

@@ -15,7 +15,9 @@ made plain (no line breaks, no markdown characters) so nothing in them formats o
 
 Every function takes `lang` ("en" by default): each sentence is one whole catalogue sentence (named placeholders,
 plurals through translate_plural); in English the words are exactly the ones these functions always wrote.
-Terrain letters (`W2`) and cell names (`E4`) are the same in every language.
+Cell names (`E4`) are the same in every language; the grid's terrain letters are the language's own (`W2` in
+English, `P2` for an obilné pole in Czech, where les and louka both start with L), each different from the other six
+in that language and explained by a legend in that language (`grid_letters`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Iterable, Mapping
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
-from i18n import N_, TERMS, term, translate, translate_plural
+from i18n import N_, PSEUDO, TERMS, term, translate, translate_plural
 from i18n import messages as M
 
 from .replay import GAME_TITLES
@@ -98,6 +100,30 @@ def fit(parts: Iterable[str], limit: int = ALT_LIMIT) -> str:
 def terrain_word(terrain: str, lang: str = EN) -> str:
     """A terrain in running text: the engine's key in English (`wheat`), the rulebook's word elsewhere."""
     return terrain if lang == EN or terrain not in TERMS else term(lang, terrain)
+
+
+def grid_letters(lang: str = EN) -> tuple[dict[str, str], str]:
+    """The text grid's letters in `lang`: terrain -> its one letter (no two alike in a language), and the castle's
+    two letters. The pseudo-locale keeps the English letters: a bracketed letter would break the grid's columns."""
+    source = EN if lang == PSEUDO else lang
+    letters = {t: translate(source, msgid, context=f"grid:{t}") for t, msgid in M.GRID_LETTERS.items()}
+    return letters, translate(source, M.GRID_CASTLE, context="grid:castle")
+
+
+def grid_row(row: str, lang: str = EN) -> str:
+    """One row of the engine's text grid (`W2 CC ..`) in the letters of `lang` (`P2 HR ..` in Czech)."""
+    letters, castle = grid_letters(lang)
+    by_engine = {TERRAIN_LETTER[t]: letter for t, letter in letters.items()}
+    cells = [castle if c == "CC" else c if c == ".." else by_engine[c[0]] + c[1:] for c in row.split(" ")]
+    return " ".join(cells)
+
+
+def _grid_legend(game: Game, lang: str) -> str:
+    """`P obilné pole, L les, ...`: each terrain of the game after its letter in `lang`."""
+    letters, _ = grid_letters(lang)
+    return ", ".join(
+        f"{letters[t]} {terrain_word(t, lang)}" for t in M.GRID_LETTERS if game.queendomino_rules or t != "town"
+    )
 
 
 def _square_words(terrain: str, crowns: int, lang: str = EN) -> str:
@@ -333,20 +359,20 @@ def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | N
     verbose = fit([head, span, *rows, *extra])
     if not verbose.endswith(ELLIPSIS):
         return verbose
-    # Too long in words: the compact grid, a letter per terrain and the crowns as a digit.
-    letters = ", ".join(
-        f"{letter} {terrain_word(terrain, lang)}"
-        for terrain, letter in TERRAIN_LETTER.items()
-        if game.queendomino_rules or letter != "T"
+    # Too long in words: the compact grid, a letter per terrain (the language's) and the crowns as a digit.
+    legend = translate(
+        lang,
+        "Each cell is a terrain letter and its crowns: {letters}; {castle} castle.",
+        letters=_grid_legend(game, lang),
+        castle=grid_letters(lang)[1],
     )
-    legend = translate(lang, "Each cell is a terrain letter and its crowns: {letters}; CC castle.", letters=letters)
     empty = translate(lang, "empty")
     compact = [
         translate(
             lang,
             "Row {row}: {cells}.",
             row=r + 1,
-            cells=" ".join(k.text_rows((r, left, r, right))[0].split()).replace("..", empty),
+            cells=grid_row(k.text_rows((r, left, r, right))[0], lang).replace("..", empty),
         )
         for r in range(top, bottom + 1)
     ]
@@ -468,17 +494,17 @@ def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
 # -- a text kingdom for screen readers and code blocks -------------------------------------------------------------
 def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
     """Kingdom `player` (player id or kingdom index) as a grid to show in a code block: the game's column letters
-    and row numbers, each cell its terrain letter and crowns (`W2`), `CC` the castle, `..` an empty cell where a
-    square may still go; buildings, knights and the queen listed under it; then a legend (in `lang`). No names
-    inside (they go outside the block), no backticks: at most 1,990 characters, so it fits one message with its
-    fences."""
+    and row numbers, each cell its terrain letter in `lang` and crowns (`W2`), the castle's two letters (`CC`), `..`
+    an empty cell where a square may still go; buildings, knights and the queen listed under it; then a legend (in
+    `lang`). No names inside (they go outside the block), no backticks: at most 1,990 characters, so it fits one
+    message with its fences."""
     lang = picture_lang(lang)
     index = _kingdom_index(game, player)
     k = game.kingdoms[index]
     top, left, bottom, right = k.frame()
     lines = ["    " + " ".join(f"{chr(ord('A') + c):>2}" for c in range(left, right + 1))]
     for r, row in zip(range(top, bottom + 1), k.text_rows((top, left, bottom, right)), strict=True):
-        lines.append(f"{r + 1:>3} " + row)
+        lines.append(f"{r + 1:>3} " + grid_row(row, lang))
     notes = []
     for (r, c), (bid, towers) in sorted(k.buildings.items()):
         where = {"building": _building(bid, lang), "cell": cell_name(r, c)}
@@ -500,16 +526,11 @@ def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
             lines.append(translate(lang, "{coins}, {knights}, {towers}, hosts the queen", **words))
         else:
             lines.append(translate(lang, "{coins}, {knights}, {towers}", **words))
-    terrains = [
-        f"{letter} {terrain_word(t, lang)}"
-        for t, letter in TERRAIN_LETTER.items()
-        if game.queendomino_rules or letter != "T"
-    ]
     lines += [
         "",
         translate(lang, "Legend: letter = terrain, digit = crowns"),
-        ", ".join(terrains),
-        translate(lang, "CC castle ({cell}), .. empty", cell=cell_name(*k.castle)),
+        _grid_legend(game, lang),
+        translate(lang, "{castle} castle ({cell}), .. empty", castle=grid_letters(lang)[1], cell=cell_name(*k.castle)),
     ]
     out = "\n".join(line.rstrip() for line in lines).replace("`", "'")
     return out[:CODE_BLOCK_LIMIT]
@@ -520,6 +541,8 @@ __all__ = [
     "chart_alt_text",
     "domino_words",
     "fit",
+    "grid_letters",
+    "grid_row",
     "kingdom_alt_text",
     "kingdom_text",
     "kingdoms_alt_text",
