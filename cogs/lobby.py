@@ -75,7 +75,8 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
         ("start", M.BUTTON_START, discord.ButtonStyle.success),
         ("cancel", M.BUTTON_CANCEL, discord.ButtonStyle.danger),
     ):
-        view.add_item(LobbyButton(rec.id, op, label=translate(lang, label), style=style))
+        context = "table" if label == M.BUTTON_CANCEL else None  # the table's Cancel, not the web board's
+        view.add_item(LobbyButton(rec.id, op, label=translate(lang, label, context=context), style=style))
     view.add_item(ComputerSelect(rec.id, lang=lang))
     if rec.config.get("teams") and len(rec.seats) >= 2:
         view.add_item(SwapSelect(rec.id, rec.seats, lang=lang))

@@ -53,6 +53,7 @@ def plain_name(name: str, fallback: str = "a player") -> str:
     return cleaned or fallback
 
 
+# Translators: In alt texts, the name of a player whose Discord name cannot be used. {number}: their seat, 1, 2...
 def _names(game: Game, names: Mapping[str, str] | None, lang: str = EN) -> dict[str, str]:
     given = dict(names or {})
     return {
@@ -126,6 +127,8 @@ def _grid_legend(game: Game, lang: str) -> str:
     )
 
 
+# Translators: In alt texts: a square in words, its terrain and crowns ('forest 1 crown'); {terrain}: the terrain's
+# word.
 def _square_words(terrain: str, crowns: int, lang: str = EN) -> str:
     word = terrain_word(terrain, lang)
     if not crowns:
@@ -145,10 +148,14 @@ def _building(building_id: str, lang: str) -> str:
     return building_title(lang, building(building_id).name, building_id)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): a count of coins.
 def _coins(n: int, lang: str) -> str:
     return translate_plural(lang, "{n} coin", "{n} coins", n)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): a kingdom's knights and towers.
 def _stock(game: Game, index: int, lang: str) -> tuple[str, str, str]:
     """A kingdom's coins, knights in reserve and towers, each counted in words."""
     k = game.kingdoms[index]
@@ -157,6 +164,8 @@ def _stock(game: Game, index: int, lang: str) -> tuple[str, str, str]:
     return _coins(k.coins, lang), knights, towers
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): the game in words, opening the table's alt text. {teams}: the number of teams.
 def _title(game: Game, deal: bool = True, lang: str = EN) -> str:
     cfg = game.config
     n = len(cfg.players)
@@ -206,6 +215,9 @@ def _line_words(game: Game, line: list[list], names: Mapping[str, str], lang: st
     return "; ".join(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table picture: whose turn it is and what they must do, said of {name} (third person), or the
+# winner.
 def _turn_sentence(game: Game, names: Mapping[str, str], lang: str = EN) -> str:
     d = game.decision()
     if d is None:
@@ -242,6 +254,8 @@ def _turn_sentence(game: Game, names: Mapping[str, str], lang: str = EN) -> str:
     return f"{n}'s turn: {d.words}."  # an unknown kind: the engine's own (English) words
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table picture. {dominoes}: the line's dominoes in words.
 def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The table picture in words: the game and round, whose turn, the scores, the lines, the builders' board."""
     lang = picture_lang(lang)
@@ -275,13 +289,19 @@ def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
             coins, knights, towers = _stock(game, i, lang)
             words = {"name": _kingdom_name(game, i, names, lang), "coins": coins, "knights": knights, "towers": towers}
             if game.queen == i:
+                # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+                # towers'.
                 stock.append(translate(lang, "{name} {coins}, {knights}, {towers}, hosts the queen", **words))
             else:
+                # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+                # towers'.
                 stock.append(translate(lang, "{name} {coins}, {knights}, {towers}", **words))
         parts.append("; ".join(stock) + ".")
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table's second picture (every kingdom).
 def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The table's second picture (render.table.splits) in words: every kingdom's score, coins, knights, towers."""
     lang = picture_lang(lang)
@@ -295,6 +315,8 @@ def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lan
         points = translate_plural(lang, "{name}: {n} point", "{name}: {n} points", totals[i], name=name)
         if game.queendomino_rules:
             coins, knights, towers = _stock(game, i, lang)
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             stock = translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers)
             parts.append(f"{points}, {stock}")
         else:
@@ -302,6 +324,8 @@ def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lan
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture: one cell in words. {square}: its terrain and crowns.
 def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     k = game.kingdoms[index]
     if k.is_castle(row, col):
@@ -321,11 +345,16 @@ def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     return square
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture: one row. {row}: its number; {cells}: its cells in words.
 def _row_words(game: Game, index: int, row: int, left: int, right: int, lang: str = EN) -> str:
     cells = [_cell_words(game, index, row, col, lang) for col in range(left, right + 1)]
     return translate(lang, "Row {row}: {cells}.", row=row + 1, cells=", ".join(cells))
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture (/look kingdom, the turn panel). {size}: the kingdom's side, 5 or 7; {first},
+# {last}: column letters; {top}, {bottom}: row numbers.
 def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """One kingdom in words, row by row over the cells it covers (by player id, or kingdom index)."""
     lang = picture_lang(lang)
@@ -353,6 +382,7 @@ def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | N
     extra = []
     if game.queendomino_rules:
         coins, knights, towers = _stock(game, index, lang)
+        # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2 towers'.
         extra.append(translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers))
         if game.queen == index:
             extra.append(translate(lang, "It hosts the queen."))
@@ -389,6 +419,8 @@ def _part_word(part: str, lang: str) -> str:
     return term(lang, key, 2 if part in ("buildings", "coins") else 1)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the score sheet picture. {place}: the rank; {games}: each Dynasty game's score.
 def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score sheet in words: each kingdom, best first, its total and the parts that scored; the winner."""
     lang = picture_lang(lang)
@@ -434,6 +466,8 @@ def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the animated replay (/look replay).
 def replay_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The animated replay of `game` (its final state, or the state it was drawn from) in words."""
     from .replay import replay_steps
@@ -465,6 +499,8 @@ def replay_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang:
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the score chart (/look chart).
 def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score chart of `game` in words: every kingdom's score after each round."""
     from .chart import score_history
@@ -492,6 +528,8 @@ def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
 
 
 # -- a text kingdom for screen readers and code blocks -------------------------------------------------------------
+# Translators: /look kingdom text:True: the kingdom as a grid of letters in a code block (monospace), for screen
+# readers, then these lines under it.
 def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
     """Kingdom `player` (player id or kingdom index) as a grid to show in a code block: the game's column letters
     and row numbers, each cell its terrain letter in `lang` and crowns (`W2`), the castle's two letters (`CC`), `..`
@@ -523,8 +561,12 @@ def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
         coins, knights, towers = _stock(game, index, lang)
         words = {"coins": coins, "knights": knights, "towers": towers}
         if game.queen == index:
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             lines.append(translate(lang, "{coins}, {knights}, {towers}, hosts the queen", **words))
         else:
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             lines.append(translate(lang, "{coins}, {knights}, {towers}", **words))
     lines += [
         "",
