@@ -1631,3 +1631,11 @@ GRID_LETTERS = {
 # Translators: The castle's two letters in the text grid (/look kingdom text:True): two uppercase letters of your word
 # for castle; a cell is always two characters wide.
 GRID_CASTLE = N_("CC", context="grid:castle")
+
+# -- the board's page before its script runs: web/app.py serves index.html with the reader's `lang`, the page's title
+# (WEB_APP_TITLE), the language menu's label (WEB_LANGUAGE), the home link's name (WEB_BACK) and this sentence.
+# Translators: The web board's page when the browser runs no JavaScript (inside <noscript>): the only thing the page
+# shows. One or two sentences.
+WEB_NOSCRIPT = N_(
+    "The board needs JavaScript: allow it for this page, or play with the pictures and buttons in Discord."
+)
