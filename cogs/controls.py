@@ -127,7 +127,9 @@ def lobby_view(rec: GameRecord) -> discord.ui.View | None:
         return None
     lang = game_language(rec)
     items: list[discord.ui.Item] = [
-        lobby_button(rec.id, op, label=translate(lang, label), style=style) for op, label, style in LOBBY_BUTTONS
+        # the table's Cancel (context "table"), not the web board's, which only drops a pick
+        lobby_button(rec.id, op, label=translate(lang, label, context="table" if op == "cancel" else None), style=style)
+        for op, label, style in LOBBY_BUTTONS
     ]
     items.append(computer_select(rec.id, lang=lang))
     if rec.config.get("teams") and len(rec.seats) >= 2:

@@ -27,11 +27,16 @@ NOTIFY = {
     "dm": "a direct message with the link and the button",
     "both": "both a mention and a direct message",
 }
+# Translators: /settings server (private): the server's limits, after a change. {lobbies}, {games}: numbers; {hours}:
+# like 24 or 0.5.
 SERVER_LIMITS = N_(
     "In this server, open tables one member may host at once: {lobbies}; games one member may sit at at once: "
     "{games}; a table nobody starts closes after {hours} h."
 )
+# Translators: /settings server (private): the language new tables speak. {language}: its own name (Čeština,
+# Español...).
 SERVER_LANGUAGE = N_("New tables speak {language} unless /game new chooses another language.")
+# Translators: /settings server (private): new tables speak the server's language. /game new is a command: keep it.
 SERVER_LANGUAGE_DEFAULT = N_(
     "New tables speak the server's language (English when Discord gives none of ours) unless /game new chooses one."
 )

@@ -47,8 +47,11 @@ DEFAULT_LOCALE = SOURCE
 _ALIASES = {"en-xa": PSEUDO, "qps": PSEUDO, "qps-ploc": PSEUDO}
 
 
-def N_(msgid: str) -> str:
-    """Marks a sentence for the catalogue where it is declared but translated later; returns it unchanged."""
+def N_(msgid: str, context: str | None = None) -> str:
+    """Marks a sentence for the catalogue where it is declared but translated later; returns it unchanged.
+
+    `context` marks an entry whose English alone would be ambiguous (the text grid's letter `W` is the wheat's);
+    translate it later with the same `context=`."""
     return msgid
 
 

@@ -12,7 +12,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m i18n", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("extract", help="scan the code, the terms and the slash commands; update i18n/locales/*.po")
-    sub.add_parser("check", help="list untranslated messages and placeholder mismatches (exit 1 if any)")
+    sub.add_parser(
+        "check",
+        help="list untranslated messages, placeholder mismatches, translator notes missing and words the glossaries "
+        "forbid (exit 1 if any)",
+    )
     sub.add_parser("literals", help="list English sentences still written directly in cogs/ and render/")
     args = parser.parse_args(argv)
 
@@ -33,9 +37,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{lang}: {total} messages, {missing} untranslated")
         return 0
 
+    from . import consistency
     from .checks import problems
 
     found = problems(LANGUAGES)
+    for lang in LANGUAGES:
+        found.extend(consistency.problems(lang))
     for line in found:
         print(line)
     print(f"{len(found)} problems")

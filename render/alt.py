@@ -15,7 +15,9 @@ made plain (no line breaks, no markdown characters) so nothing in them formats o
 
 Every function takes `lang` ("en" by default): each sentence is one whole catalogue sentence (named placeholders,
 plurals through translate_plural); in English the words are exactly the ones these functions always wrote.
-Terrain letters (`W2`) and cell names (`E4`) are the same in every language.
+Cell names (`E4`) are the same in every language; the grid's terrain letters are the language's own (`W2` in
+English, `P2` for an obilné pole in Czech, where les and louka both start with L), each different from the other six
+in that language and explained by a legend in that language (`grid_letters`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Iterable, Mapping
 
 from engine import BUILD, CLAIM, DRAGON, FIRST_CLAIM, PLACE, TAX, Game, building, cell_name, domino
 from engine.components import TERRAIN_LETTER
-from i18n import N_, TERMS, term, translate, translate_plural
+from i18n import N_, PSEUDO, TERMS, term, translate, translate_plural
 from i18n import messages as M
 
 from .replay import GAME_TITLES
@@ -51,6 +53,7 @@ def plain_name(name: str, fallback: str = "a player") -> str:
     return cleaned or fallback
 
 
+# Translators: In alt texts, the name of a player whose Discord name cannot be used. {number}: their seat, 1, 2...
 def _names(game: Game, names: Mapping[str, str] | None, lang: str = EN) -> dict[str, str]:
     given = dict(names or {})
     return {
@@ -100,6 +103,32 @@ def terrain_word(terrain: str, lang: str = EN) -> str:
     return terrain if lang == EN or terrain not in TERMS else term(lang, terrain)
 
 
+def grid_letters(lang: str = EN) -> tuple[dict[str, str], str]:
+    """The text grid's letters in `lang`: terrain -> its one letter (no two alike in a language), and the castle's
+    two letters. The pseudo-locale keeps the English letters: a bracketed letter would break the grid's columns."""
+    source = EN if lang == PSEUDO else lang
+    letters = {t: translate(source, msgid, context=f"grid:{t}") for t, msgid in M.GRID_LETTERS.items()}
+    return letters, translate(source, M.GRID_CASTLE, context="grid:castle")
+
+
+def grid_row(row: str, lang: str = EN) -> str:
+    """One row of the engine's text grid (`W2 CC ..`) in the letters of `lang` (`P2 HR ..` in Czech)."""
+    letters, castle = grid_letters(lang)
+    by_engine = {TERRAIN_LETTER[t]: letter for t, letter in letters.items()}
+    cells = [castle if c == "CC" else c if c == ".." else by_engine[c[0]] + c[1:] for c in row.split(" ")]
+    return " ".join(cells)
+
+
+def _grid_legend(game: Game, lang: str) -> str:
+    """`P obilné pole, L les, ...`: each terrain of the game after its letter in `lang`."""
+    letters, _ = grid_letters(lang)
+    return ", ".join(
+        f"{letters[t]} {terrain_word(t, lang)}" for t in M.GRID_LETTERS if game.queendomino_rules or t != "town"
+    )
+
+
+# Translators: In alt texts: a square in words, its terrain and crowns ('forest 1 crown'); {terrain}: the terrain's
+# word.
 def _square_words(terrain: str, crowns: int, lang: str = EN) -> str:
     word = terrain_word(terrain, lang)
     if not crowns:
@@ -119,10 +148,14 @@ def _building(building_id: str, lang: str) -> str:
     return building_title(lang, building(building_id).name, building_id)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): a count of coins.
 def _coins(n: int, lang: str) -> str:
     return translate_plural(lang, "{n} coin", "{n} coins", n)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): a kingdom's knights and towers.
 def _stock(game: Game, index: int, lang: str) -> tuple[str, str, str]:
     """A kingdom's coins, knights in reserve and towers, each counted in words."""
     k = game.kingdoms[index]
@@ -131,6 +164,8 @@ def _stock(game: Game, index: int, lang: str) -> tuple[str, str, str]:
     return _coins(k.coins, lang), knights, towers
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences): the game in words, opening the table's alt text. {teams}: the number of teams.
 def _title(game: Game, deal: bool = True, lang: str = EN) -> str:
     cfg = game.config
     n = len(cfg.players)
@@ -180,6 +215,9 @@ def _line_words(game: Game, line: list[list], names: Mapping[str, str], lang: st
     return "; ".join(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table picture: whose turn it is and what they must do, said of {name} (third person), or the
+# winner.
 def _turn_sentence(game: Game, names: Mapping[str, str], lang: str = EN) -> str:
     d = game.decision()
     if d is None:
@@ -216,6 +254,8 @@ def _turn_sentence(game: Game, names: Mapping[str, str], lang: str = EN) -> str:
     return f"{n}'s turn: {d.words}."  # an unknown kind: the engine's own (English) words
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table picture. {dominoes}: the line's dominoes in words.
 def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The table picture in words: the game and round, whose turn, the scores, the lines, the builders' board."""
     lang = picture_lang(lang)
@@ -249,13 +289,19 @@ def table_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
             coins, knights, towers = _stock(game, i, lang)
             words = {"name": _kingdom_name(game, i, names, lang), "coins": coins, "knights": knights, "towers": towers}
             if game.queen == i:
+                # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+                # towers'.
                 stock.append(translate(lang, "{name} {coins}, {knights}, {towers}, hosts the queen", **words))
             else:
+                # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+                # towers'.
                 stock.append(translate(lang, "{name} {coins}, {knights}, {towers}", **words))
         parts.append("; ".join(stock) + ".")
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the table's second picture (every kingdom).
 def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The table's second picture (render.table.splits) in words: every kingdom's score, coins, knights, towers."""
     lang = picture_lang(lang)
@@ -269,6 +315,8 @@ def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lan
         points = translate_plural(lang, "{name}: {n} point", "{name}: {n} points", totals[i], name=name)
         if game.queendomino_rules:
             coins, knights, towers = _stock(game, i, lang)
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             stock = translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers)
             parts.append(f"{points}, {stock}")
         else:
@@ -276,6 +324,8 @@ def kingdoms_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lan
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture: one cell in words. {square}: its terrain and crowns.
 def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     k = game.kingdoms[index]
     if k.is_castle(row, col):
@@ -295,11 +345,16 @@ def _cell_words(game: Game, index: int, row: int, col: int, lang: str) -> str:
     return square
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture: one row. {row}: its number; {cells}: its cells in words.
 def _row_words(game: Game, index: int, row: int, left: int, right: int, lang: str = EN) -> str:
     cells = [_cell_words(game, index, row, col, lang) for col in range(left, right + 1)]
     return translate(lang, "Row {row}: {cells}.", row=row + 1, cells=", ".join(cells))
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of a kingdom picture (/look kingdom, the turn panel). {size}: the kingdom's side, 5 or 7; {first},
+# {last}: column letters; {top}, {bottom}: row numbers.
 def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """One kingdom in words, row by row over the cells it covers (by player id, or kingdom index)."""
     lang = picture_lang(lang)
@@ -327,26 +382,27 @@ def kingdom_alt_text(game: Game, player: str | int, names: Mapping[str, str] | N
     extra = []
     if game.queendomino_rules:
         coins, knights, towers = _stock(game, index, lang)
+        # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2 towers'.
         extra.append(translate(lang, "{coins}, {knights}, {towers}.", coins=coins, knights=knights, towers=towers))
         if game.queen == index:
             extra.append(translate(lang, "It hosts the queen."))
     verbose = fit([head, span, *rows, *extra])
     if not verbose.endswith(ELLIPSIS):
         return verbose
-    # Too long in words: the compact grid, a letter per terrain and the crowns as a digit.
-    letters = ", ".join(
-        f"{letter} {terrain_word(terrain, lang)}"
-        for terrain, letter in TERRAIN_LETTER.items()
-        if game.queendomino_rules or letter != "T"
+    # Too long in words: the compact grid, a letter per terrain (the language's) and the crowns as a digit.
+    legend = translate(
+        lang,
+        "Each cell is a terrain letter and its crowns: {letters}; {castle} castle.",
+        letters=_grid_legend(game, lang),
+        castle=grid_letters(lang)[1],
     )
-    legend = translate(lang, "Each cell is a terrain letter and its crowns: {letters}; CC castle.", letters=letters)
     empty = translate(lang, "empty")
     compact = [
         translate(
             lang,
             "Row {row}: {cells}.",
             row=r + 1,
-            cells=" ".join(k.text_rows((r, left, r, right))[0].split()).replace("..", empty),
+            cells=grid_row(k.text_rows((r, left, r, right))[0], lang).replace("..", empty),
         )
         for r in range(top, bottom + 1)
     ]
@@ -363,6 +419,8 @@ def _part_word(part: str, lang: str) -> str:
     return term(lang, key, 2 if part in ("buildings", "coins") else 1)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the score sheet picture. {place}: the rank; {games}: each Dynasty game's score.
 def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score sheet in words: each kingdom, best first, its total and the parts that scored; the winner."""
     lang = picture_lang(lang)
@@ -408,6 +466,8 @@ def sheet_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the animated replay (/look replay).
 def replay_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The animated replay of `game` (its final state, or the state it was drawn from) in words."""
     from .replay import replay_steps
@@ -439,6 +499,8 @@ def replay_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang:
     return fit(parts)
 
 
+# Translators: Alt text (read aloud by screen readers; one paragraph of at most 1,024 characters with the picture's
+# other sentences) of the score chart (/look chart).
 def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: str = "en") -> str:
     """The score chart of `game` in words: every kingdom's score after each round."""
     from .chart import score_history
@@ -466,19 +528,21 @@ def chart_alt_text(game: Game, names: Mapping[str, str] | None = None, *, lang: 
 
 
 # -- a text kingdom for screen readers and code blocks -------------------------------------------------------------
+# Translators: /look kingdom text:True: the kingdom as a grid of letters in a code block (monospace), for screen
+# readers, then these lines under it.
 def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
     """Kingdom `player` (player id or kingdom index) as a grid to show in a code block: the game's column letters
-    and row numbers, each cell its terrain letter and crowns (`W2`), `CC` the castle, `..` an empty cell where a
-    square may still go; buildings, knights and the queen listed under it; then a legend (in `lang`). No names
-    inside (they go outside the block), no backticks: at most 1,990 characters, so it fits one message with its
-    fences."""
+    and row numbers, each cell its terrain letter in `lang` and crowns (`W2`), the castle's two letters (`CC`), `..`
+    an empty cell where a square may still go; buildings, knights and the queen listed under it; then a legend (in
+    `lang`). No names inside (they go outside the block), no backticks: at most 1,990 characters, so it fits one
+    message with its fences."""
     lang = picture_lang(lang)
     index = _kingdom_index(game, player)
     k = game.kingdoms[index]
     top, left, bottom, right = k.frame()
     lines = ["    " + " ".join(f"{chr(ord('A') + c):>2}" for c in range(left, right + 1))]
     for r, row in zip(range(top, bottom + 1), k.text_rows((top, left, bottom, right)), strict=True):
-        lines.append(f"{r + 1:>3} " + row)
+        lines.append(f"{r + 1:>3} " + grid_row(row, lang))
     notes = []
     for (r, c), (bid, towers) in sorted(k.buildings.items()):
         where = {"building": _building(bid, lang), "cell": cell_name(r, c)}
@@ -497,19 +561,18 @@ def kingdom_text(game: Game, player: str | int, *, lang: str = "en") -> str:
         coins, knights, towers = _stock(game, index, lang)
         words = {"coins": coins, "knights": knights, "towers": towers}
         if game.queen == index:
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             lines.append(translate(lang, "{coins}, {knights}, {towers}, hosts the queen", **words))
         else:
+            # Translators: {coins}, {knights}, {towers}: counts in words, '3 coins', '1 knight in reserve', '2
+            # towers'.
             lines.append(translate(lang, "{coins}, {knights}, {towers}", **words))
-    terrains = [
-        f"{letter} {terrain_word(t, lang)}"
-        for t, letter in TERRAIN_LETTER.items()
-        if game.queendomino_rules or letter != "T"
-    ]
     lines += [
         "",
         translate(lang, "Legend: letter = terrain, digit = crowns"),
-        ", ".join(terrains),
-        translate(lang, "CC castle ({cell}), .. empty", cell=cell_name(*k.castle)),
+        _grid_legend(game, lang),
+        translate(lang, "{castle} castle ({cell}), .. empty", castle=grid_letters(lang)[1], cell=cell_name(*k.castle)),
     ]
     out = "\n".join(line.rstrip() for line in lines).replace("`", "'")
     return out[:CODE_BLOCK_LIMIT]
@@ -520,6 +583,8 @@ __all__ = [
     "chart_alt_text",
     "domino_words",
     "fit",
+    "grid_letters",
+    "grid_row",
     "kingdom_alt_text",
     "kingdom_text",
     "kingdoms_alt_text",

@@ -207,6 +207,8 @@ def draw_chart(
     return im.reduce(s)
 
 
+# Translators: Drawn on the score chart (/look chart): its title and subtitle. {kingdoms}, {rounds}, {games}: the
+# counts in words ('4 kingdoms', '12 rounds', '3 games added up').
 def _draw_chart_title(plot: _Plot) -> None:
     """The title, and the game with its kingdoms, rounds and (Dynasty) games."""
     history, lang = plot.history, plot.lang
@@ -245,6 +247,7 @@ def _draw_axes(plot: _Plot) -> None:
             plot.write(xd + 4, y0 + 18, translate(lang, M.PIC_GAME_N, number=deal + 1), 15, fill=MUTED, anchor="ls")
         if i % every == 0 or i == points - 1:
             plot.write(x, y1 + 22, str(rnd), 15, fill=MUTED, anchor="ms")
+    # Translators: Drawn on the score chart: the horizontal axis's name.
     axis = translate(lang, "Round") if history.deals == 1 else translate(lang, "Round of each game")
     plot.write((x0 + x1) / 2, y1 + 46, axis, 16, bold=True, fill=MUTED, anchor="ms", max_width=(x1 - x0) * s)
 
@@ -284,6 +287,7 @@ def _draw_chart_legend(plot: _Plot, labels: list[str], legend_cols: int) -> None
         cy = ly + (n // legend_cols) * 32 + 14
         draw.line(((cx + 2) * s, cy * s, (cx + 34) * s, cy * s), fill=colours[k], width=4 * s)
         _marker(draw, MARKERS[k % len(MARKERS)], (cx + 18) * s, cy * s, 7 * s, colours[k])
+        # Translators: Drawn in the score chart's legend: the winner's final score.
         score = translate(plot.lang, "{score} (winner)", score=final[k]) if k in history.winners else str(final[k])
         score_w = text_width(score, 17 * s, False) / s
         plot.write(cx + 44, cy, labels[k], 17, bold=True, fill=TEXT, anchor="lm", max_width=(col_w - 64 - score_w) * s)

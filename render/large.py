@@ -31,6 +31,7 @@ from .kingdom import GridLayout, draw_kingdom, grid_layout, preview_score
 from .palette import BACKGROUND, GAIN, LEGAL, LOSS, MUTED, PANEL, PANEL_EDGE, PREVIEW, RGB
 from .words import EN, delta_words, domino_label, picture_lang, say_plural, terrain_name
 
+# Translators: Drawn on the kingdom picture, after its score in large digits (the number is drawn separately).
 POINTS = NP_("point", "points")  # beside the kingdom's score
 WIDTH = 900
 HEADER = 104
@@ -56,6 +57,8 @@ def stats_line(
     icon = round(size * 1.5)
     items: list[tuple[str, str]] = [
         ("coin", f"{k.coins}"),
+        # Translators: Drawn on the kingdom picture, beside the knight's icon: knights not yet sent (the table's
+        # caption too).
         ("knight", translate_plural(lang, "{n} in reserve", "{n} in reserve", k.knights_reserve)),
         ("tower", f"{k.towers}"),
     ]
@@ -186,7 +189,9 @@ def _draw_header(
     if game.queendomino_rules:
         stats_line(im, draw, game, kingdom_index, PAD + 4, 88, 19, lang)
     else:
+        # Translators: Drawn on the kingdom picture (Kingdomino), under the names: crowns and the largest territory.
         crowns = translate_plural(lang, "{n} crown", "{n} crowns", score.total_crowns)
+        # Translators: Drawn on the kingdom picture (Kingdomino), under the names: the largest territory's squares.
         largest = translate_plural(
             lang, "largest territory {n} square", "largest territory {n} squares", score.largest_territory
         )

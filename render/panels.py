@@ -119,6 +119,7 @@ def placement_layout(game: Game, kingdom_index: int, cell: tuple[int, int]) -> G
     return grid_at(frame, (PAD, HEAD + 70, WIDTH - PAD, HEAD + 70 + height), label_size=label, cell=size)
 
 
+# Translators: Drawn on the placement picture of the turn panel (private), above the kingdom.
 def render_placement(
     game: Game,
     player: str,
@@ -209,6 +210,8 @@ def _draw_second_squares(
     return results
 
 
+# Translators: Drawn on the placement picture: one line per direction the second square can take. {direction}: a
+# direction word.
 def _draw_second_square_words(draw: Draw, results: list[tuple[Placement, int, int, int]], y: float, lang: str) -> None:
     """From `y` down, in words too: each direction with its score (or, with none, to pick another cell)."""
     for p, delta, before, after in results:
@@ -244,6 +247,8 @@ def render_offer(
     return encode(offer_image(game, player, names, colours, lang=lang))
 
 
+# Translators: Drawn on the turn panel's picture of the next line: a caption after the player's name, and a note. {n}:
+# the free dominoes.
 def offer_image(
     game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
 ) -> Image.Image:
@@ -298,6 +303,8 @@ def render_tax(
     return encode(tax_image(game, player, names, colours, lang=lang))
 
 
+# Translators: Drawn on the turn panel's tax picture: captions and notes (short: they share a row with icons). {size}:
+# a territory's squares; {extra}: coins from buildings.
 def tax_image(
     game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
 ) -> Image.Image:
@@ -361,6 +368,8 @@ def render_dragon(
     return encode(dragon_image(game, player, names, colours, lang=lang))
 
 
+# Translators: Drawn on the turn panel's dragon picture: a caption after the player's name, and a note under each
+# building. {coins}: the coins the player has. {names}: the players who could still buy that building.
 def dragon_image(
     game: Game, player: str, names: Mapping[str, str] | None, colours: Mapping[str, RGB] | None, *, lang: str = "en"
 ) -> Image.Image:

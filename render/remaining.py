@@ -46,10 +46,13 @@ def render_remaining(game: Game, *, lang: str = "en") -> bytes:
 
     n = len(unseen)
     title_w = text(draw, (PAD + 4, 34), translate(lang, M.PIC_STILL_TO_COME), 26, bold=True, anchor="lm")
+    # Translators: Drawn on /look remaining's picture, beside its title.
     unseen_words = translate_plural(lang, "{n} domino unseen", "{n} dominoes unseen", n)
     text(draw, (WIDTH - PAD - 4, 34), unseen_words, 19, fill=MUTED, anchor="rm",
          max_width=WIDTH - 2 * PAD - 8 - title_w - 16)  # fmt: skip
     if to_come < n:
+        # Translators: Drawn on /look remaining's picture, under the title (a game of 2 or 3 players leaves dominoes
+        # out).
         note = translate_plural(lang, "{drawn} of them will be drawn; the other {n} is out of this game",
                                 "{drawn} of them will be drawn; the other {n} are out of this game", n - to_come,
                                 drawn=to_come)  # fmt: skip
@@ -79,6 +82,8 @@ def render_remaining(game: Game, *, lang: str = "en") -> bytes:
         text(
             draw,
             (bar_x1 + 44, cy),
+            # Translators: Drawn on /look remaining's picture: 'squares', abbreviated, after a number in a narrow
+            # column.
             translate(lang, "sq."),
             14,
             fill=MUTED,
@@ -94,6 +99,7 @@ def render_remaining(game: Game, *, lang: str = "en") -> bytes:
     total_crowns = sum(c for _, c in counts.values())
     icons.paste(im, "crown", PAD + 4, y + 12, 28)
     x = PAD + 40
+    # Translators: Drawn on /look remaining's picture: the crowns still to come.
     crowns_words = translate_plural(lang, "{n} crown in all", "{n} crowns in all", total_crowns)
     x += text(draw, (x, y + 26), crowns_words, 18, bold=True, anchor="lm") + 20
     if len(game.setup.boxes) > 1:

@@ -328,6 +328,8 @@ def _draw_kingdom(
         draw.rectangle((bx0 + 1, by0 + 1, bx1 - 2, by1 - 2), outline=JUST_PLACED, width=w)
 
 
+# Translators: Drawn on each frame of the animated replay (/look replay): its title line and a caption under it.
+# {number}: a domino's number.
 def _caption(step: Step, names: Mapping[str, str], game_name: str, deals: int, lang: str = "en") -> tuple[str, str]:
     """(left title, the line under it) for a frame, in `lang`: one whole sentence per case."""
     game = step.game

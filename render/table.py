@@ -784,7 +784,7 @@ def _draw_panel_stats(im: Image.Image, draw: Draw, game: Game, index: int, layou
         if value:
             sx += text(draw, (sx, sy), value, STAT_SIZE, bold=True, anchor="lm") + 5
         reserve = say(lang, "in reserve", M.PIC_CAPTIONS["in reserve"])
-        host = say(lang, "host", M.PIC_CAPTIONS["host"])
+        host = say(lang, "host", M.PIC_CAPTIONS["host"], context="queen")
         short = {"coin": "", "tower": "", "knight": "" if compact else reserve, "queen": "" if compact else host}.get(
             kind, caption
         )

@@ -74,7 +74,7 @@ def page_in(lang: str) -> bytes:
     JavaScript."""
     text = static_bytes("index.html").decode()
     text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', text, count=1)
-    needs = html.escape(translate(lang, M.WEB_NEEDS_SCRIPT))
+    needs = html.escape(translate(lang, M.WEB_NOSCRIPT))
     text = re.sub(r"<noscript>.*?</noscript>", f"<noscript><p>{needs}</p></noscript>", text, count=1, flags=re.S)
     return text.encode()
 

@@ -27,6 +27,17 @@ FORBIDDEN: list[tuple[str, str, str]] = [
     ),
     ("es", r"en breve\.\*\*", "'en breve' means 'coming soon' in a title; a summary is 'en resumen'"),
     ("es", r"\bcoste\b", "'coste' is Spain-leaning; 'precio' reads the same everywhere"),
+    ("es", r"\bde media\b", "'de media' is Spain's: 'en promedio' reads the same in Latin America and Spain"),
+    ("es", r"\ben directo\b", "'en directo' is Spain's: 'en vivo' reads the same everywhere"),
+    ("es", r"\bcog(er|e|es|ió|iste)\b", "'coger' is vulgar in much of Latin America: 'tomar'"),
+    ("es", r"\bvale\b[.!,]", "'vale' for 'OK' is Spain's: 'listo', 'de acuerdo'"),
+    (
+        "es",
+        r"(?<!aún no )(?<!todavía no )\b(he|has|ha|hemos|han) (dejado|elegido|colocado|enviado|cobrado|construido|sobornado|quemado|cancelado|"
+        r"empezado|terminado|podido|jugado|deshecho|tomado|volado|aceptado|caducado)\b",
+        "what just happened is told in the preterite ('dejaste', 'terminó'), as Latin America writes it and Spain "
+        "reads it; 'aún no ha empezado' (not yet) stays",
+    ),
     ("cs", r"\w\(a\)", "gendered slashes like 'Usedl(a)': rephrase without the past tense of the player"),
     ("cs", r"v záloze", "the rulebook and the table say 'v zásobě'"),
     ("cs", r"\bkorun\b", "the little crowns are 'korunky': genitive plural 'korunek'"),

@@ -234,7 +234,7 @@ def test_alt_texts_in_czech_say_rytir_and_dilek():
     assert "dílek" in replay and replay.startswith("Animovaný záznam hry Queendomino, 4 hráči")
     grid = kingdom_text(game, 0, lang="cs")
     assert "Legenda: písmeno = krajina, číslice = korunky" in grid
-    assert "W obilné pole" in grid
+    assert "P obilné pole" in grid and "HR hrad" in grid
 
 
 def test_a_name_no_font_can_draw_becomes_the_seat_in_the_pictures_language():

@@ -77,11 +77,16 @@ async def first_event(http, gid: int, known: int = -1) -> dict:
 
 
 async def playable(board_bot, http, gid: int) -> dict:
-    await board_bot.service.idle()
-    async with http.get(f"/api/games/{gid}") as r:
-        view = await r.json()
-    assert view["turn"]["you"], view["status_line"]
-    return view
+    """The game's state once it is this browser's person's turn (the computers may still be to play: after a
+    restart the timers resume them)."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            await board_bot.service.idle()
+            async with http.get(f"/api/games/{gid}") as r:
+                view = await r.json()
+            if view.get("turn", {}).get("you"):
+                return view
+            await asyncio.sleep(0.05)
 
 
 async def test_one_person_flooding_behind_the_proxy_never_refuses_another(proxied):
