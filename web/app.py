@@ -6,7 +6,6 @@ Every URL the page uses is relative, so the board works under any prefix (Discor
 from __future__ import annotations
 
 import asyncio
-import functools
 import html
 import json
 import logging
@@ -14,7 +13,6 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +29,7 @@ from i18n import LANGUAGES, first_supported, translate
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
-from . import activity, auth
+from . import activity, assets, auth
 from .hub import Hub, wait_changed
 from .metrics import Metrics
 from .ratelimit import RateLimiter
@@ -50,11 +48,6 @@ SESSION_HEADER = (
     "X-Board-Session"  # the Activity's board session (a cookie would be a third party's in Discord's frame)
 )
 SDK_DIR = Path(__file__).resolve().parent / "sdk" / "node_modules" / "@discord" / "embedded-app-sdk" / "output"
-STATIC = {
-    "board.js": "text/javascript",
-    "board.css": "text/css",
-    "favicon.svg": "image/svg+xml",
-}
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -81,11 +74,6 @@ async def after_others(turns: int = YIELD_TURNS) -> None:
         await asyncio.sleep(0)
         if not ready:
             return
-
-
-@functools.cache
-def static_bytes(name: str) -> bytes:
-    return resources.files("web").joinpath("static").joinpath(name).read_bytes()
 
 
 @dataclass
@@ -298,17 +286,13 @@ class Board:
 
     # -- pages ------------------------------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
-        response = web.Response(body=static_bytes("index.html"), content_type="text/html", charset="utf-8")
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return assets.respond(request, "index.html")  # with the art's symbols in it, gzipped (issue #45)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC:
+        if name not in assets.TYPES or name == "index.html":
             raise web.HTTPNotFound()
-        response = web.Response(body=static_bytes(name), content_type=STATIC[name])
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return assets.respond(request, name)
 
     async def healthz(self, request: web.Request) -> web.Response:
         try:

@@ -28,10 +28,11 @@ from cogs.views import placement_gains as views_placement_gains
 from db.models import GameRecord, GameStatus
 from engine import Game, domino
 from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
+from engine.components import building
 from engine.config import PLAYER_RANGE
 from i18n import messages as M
 from i18n import translate, translate_plural
-from render.kingdom import game_building_codes
+from render.kingdom import game_building_codes, queen_cell
 from render.palette import PLAYER_COLOURS
 
 LOG_LINES = 12
@@ -77,6 +78,9 @@ def line_view(game: Game, line: list[list]) -> list[dict]:
 
 
 def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
+    """A kingdom as the board draws it: its squares, the dominoes they came on (`placed`, in order: the last is the
+    newest), the cells it spans (`bounds`) and may still reach (`frame`: the engine's size limit), its buildings,
+    knights, coins and towers, and where the queen stands when it hosts her (`queen_cell`, as the pictures put her)."""
     k = game.kingdoms[index]
     codes = game_building_codes(lang)  # a building's label on its square; its name is the label's title and legend
     cells = []
@@ -92,9 +96,18 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
         "n": k.n,
         "castle": list(k.castle),
         "frame": list(k.frame()),
+        "bounds": list(k.bounds()),
         "cells": cells,
+        "placed": [[dom, [list(a), list(b)]] for dom, (a, b) in k.placed],
         "buildings": [
-            {"cell": [r, c], "id": b[0], "name": building_name(b[0], lang), "code": codes[b[0]], "towers": b[1]}
+            {
+                "cell": [r, c],
+                "id": b[0],
+                "name": building_name(b[0], lang),
+                "code": codes[b[0]],
+                "towers": b[1],
+                "crowns": building(b[0]).crowns,
+            }
             for (r, c), b in sorted(k.buildings.items())
         ],
         "knights": [list(c) for c in k.knights_placed],
@@ -102,6 +115,7 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
         "coins": k.coins,
         "towers": k.towers,
         "queen": game.queen == index,
+        "queen_cell": list(cell) if (cell := queen_cell(game, index)) is not None else None,
         "score": scores.total,
         "parts": scores.parts(),
         "discarded": len(k.discarded),
