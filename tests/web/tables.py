@@ -52,7 +52,9 @@ async def seeded_table(local, mode: Mode, *, seed: int = 7, rounds: int = 3, ste
             actions = view["actions"]
             if actions["kind"] == step and view["round"] >= rounds:
                 break
-            async with http.post(f"/api/games/{gid}/act", json={"version": view["version"], "action": move(actions)}) as r:
+            async with http.post(
+                f"/api/games/{gid}/act", json={"version": view["version"], "action": move(actions)}
+            ) as r:
                 assert (await r.json())["ok"]
     rec = await local.service.get(gid)
     return gid, next(s.user_id for s in rec.seats if s.user_id)
