@@ -318,11 +318,11 @@ def _wheat_pattern(ink: RGB) -> list[Shape]:  # stalks with ears
 
 
 def _forest_pattern(ink: RGB) -> list[Shape]:  # little fir trees
-    out: list[Shape] = []
-    for x, y, s in ((0.24, 0.42, 0.18), (0.74, 0.34, 0.2), (0.5, 0.86, 0.16), (0.18, 0.82, 0.14), (0.84, 0.8, 0.15)):
-        out.append(Poly(((x, y - s), (x - s * 0.7, y + s * 0.6), (x + s * 0.7, y + s * 0.6)), ink, None))
-        out.append(Line(((x, y + s * 0.6), (x, y + s * 0.9)), ink, PATTERN_W))
-    return out
+    trees = ((0.24, 0.42, 0.18), (0.74, 0.34, 0.2), (0.5, 0.86, 0.16), (0.18, 0.82, 0.14), (0.84, 0.8, 0.15))
+    out: list[Shape] = [
+        Poly(((x, y - s), (x - s * 0.7, y + s * 0.6), (x + s * 0.7, y + s * 0.6)), ink, None) for x, y, s in trees
+    ]
+    return out + [Line(((x, y + s * 0.6), (x, y + s * 0.9)), ink, PATTERN_W) for x, y, s in trees]  # the trunks
 
 
 def _lake_pattern(ink: RGB) -> list[Shape]:  # waves
@@ -342,11 +342,10 @@ def _grassland_pattern(ink: RGB) -> list[Shape]:  # tufts
 
 
 def _swamp_pattern(ink: RGB, ink2: RGB) -> list[Shape]:  # reeds over still water
+    reeds = (0.2, 0.34, 0.68, 0.82)
     out: list[Shape] = [Line(((0.1, y), (0.9, y)), ink2, PATTERN_W) for y in (0.66, 0.84)]
-    for x in (0.2, 0.34, 0.68, 0.82):
-        out.append(Line(((x, 0.76), (x, 0.36)), ink, PATTERN_W))
-        out.append(Ellipse((x - 0.035, 0.3, x + 0.035, 0.46), ink, None))
-    return out
+    out += [Line(((x, 0.76), (x, 0.36)), ink, PATTERN_W) for x in reeds]
+    return out + [Ellipse((x - 0.035, 0.3, x + 0.035, 0.46), ink, None) for x in reeds]
 
 
 def _mine_pattern(ink: RGB) -> list[Shape]:  # rocks and ore
@@ -362,11 +361,9 @@ def _mine_pattern(ink: RGB) -> list[Shape]:  # rocks and ore
 
 
 def _town_pattern(ink: RGB, ink2: RGB) -> list[Shape]:  # roofs and walls
-    out: list[Shape] = []
-    for x, y in ((0.24, 0.5), (0.77, 0.44), (0.5, 0.82)):
-        out.append(Rect((x - 0.1, y, x + 0.1, y + 0.12), ink2))
-        out.append(Poly(((x - 0.14, y + 0.01), (x, y - 0.12), (x + 0.14, y + 0.01)), ink, None))
-    return out
+    houses = ((0.24, 0.5), (0.77, 0.44), (0.5, 0.82))
+    out: list[Shape] = [Rect((x - 0.1, y, x + 0.1, y + 0.12), ink2) for x, y in houses]  # walls, then their roofs
+    return out + [Poly(((x - 0.14, y + 0.01), (x, y - 0.12), (x + 0.14, y + 0.01)), ink, None) for x, y in houses]
 
 
 def pattern_inks(terrain: str) -> tuple[RGB, RGB]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 
 from . import art
-from .art import Line, Piece, Poly, Rect, Shape, Tint
+from .art import Ellipse, Line, Piece, Poly, Rect, Shape, Tint
 from .palette import BUILDING_PLATE, OUTLINE, RGB, mix
 
 UNIT = 100  # a symbol's viewBox is 0 0 100 100
@@ -28,21 +28,40 @@ def _n(v: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _pts(points) -> str:
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-
-
 def _hex(c: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*c)
 
 
+def _d(shape: Shape) -> str:
+    """A shape's outline as path data (a line: its points; a box with round corners: arcs at its corners)."""
+    if isinstance(shape, Line | Poly):
+        head, *rest = shape.points
+        d = f"M{_n(head[0])},{_n(head[1])}" + "".join(f"L{_n(x)},{_n(y)}" for x, y in rest)
+        return d if isinstance(shape, Line) else d + "Z"
+    x0, y0, x1, y1 = shape.box
+    if isinstance(shape, Ellipse):
+        rx, ry, cy = (x1 - x0) / 2, (y1 - y0) / 2, (y0 + y1) / 2
+        arc = f"A{_n(rx)},{_n(ry)} 0 1 0 "
+        return f"M{_n(x0)},{_n(cy)}{arc}{_n(x1)},{_n(cy)}{arc}{_n(x0)},{_n(cy)}Z"
+    r = min(shape.radius, (x1 - x0) / 2, (y1 - y0) / 2)
+    if not r:
+        return f"M{_n(x0)},{_n(y0)}H{_n(x1)}V{_n(y1)}H{_n(x0)}Z"
+    arc = f"A{_n(r)},{_n(r)} 0 0 1 "
+    return (
+        f"M{_n(x0 + r)},{_n(y0)}H{_n(x1 - r)}{arc}{_n(x1)},{_n(y0 + r)}V{_n(y1 - r)}{arc}{_n(x1 - r)},{_n(y1)}"
+        f"H{_n(x0 + r)}{arc}{_n(x0)},{_n(y1 - r)}V{_n(y0 + r)}{arc}{_n(x0 + r)},{_n(y0)}Z"
+    )
+
+
 class _Writer:
-    """The SVG of one piece's shapes; `ids` names its clip paths uniquely within the page."""
+    """The SVG of one piece's shapes, as few elements as draw them alike: shapes of one flat colour in a row become one
+    path (a board draws hundreds of squares; each element of a symbol is cloned into every `<use>` of it)."""
 
     def __init__(self, piece: Piece) -> None:
         self.piece = piece
         self.out: list[str] = []
         self.clips = 0
+        self.pending: tuple[str, list[str]] | None = None  # (the attributes of a path being gathered, its parts)
 
     def paints(self, paint) -> list[tuple[str, float]]:
         """[(colour, opacity)] to lay one over the other for `paint`."""
@@ -55,45 +74,45 @@ class _Writer:
             return layers
         return [(_hex(paint), 1.0)]
 
+    def path(self, attributes: str, d: str, merge: bool) -> None:
+        if merge and self.pending is not None and self.pending[0] == attributes:
+            self.pending[1].append(d)
+            return
+        self.flush()
+        if merge:
+            self.pending = (attributes, [d])
+        else:
+            self.out.append(f'<path d="{d}" {attributes}/>')
+
+    def flush(self) -> None:
+        if self.pending is not None:
+            attributes, parts = self.pending
+            self.out.append(f'<path d="{"".join(parts)}" {attributes}/>')
+            self.pending = None
+
     def shape(self, shape: Shape) -> None:
+        d = _d(shape)
         if isinstance(shape, Line):
             for colour, opacity in self.paints(shape.colour):
                 extra = f' stroke-opacity="{opacity:g}"' if opacity < 1 else ""
-                self.out.append(
-                    f'<polyline points="{_pts(shape.points)}" fill="none" stroke="{colour}" '
-                    f'stroke-width="{_n(shape.width)}" stroke-linejoin="round"{extra}/>'
-                )
+                style = f'fill="none" stroke="{colour}" stroke-width="{_n(shape.width)}" stroke-linejoin="round"'
+                self.path(style + extra, d, opacity == 1)
             return
-        if isinstance(shape, Rect):
-            x0, y0, x1, y1 = shape.box
-            r = f' rx="{_n(shape.radius)}"' if shape.radius else ""
-            geometry = f'x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" height="{_n(y1 - y0)}"{r}'
-            self.filled("rect", geometry, shape.fill, None, 0)
-            return
-        if isinstance(shape, Poly):
-            self.filled("polygon", f'points="{_pts(shape.points)}"', shape.fill, shape.outline, shape.width)
-            return
-        x0, y0, x1, y1 = shape.box
-        geometry = (
-            f'cx="{_n((x0 + x1) / 2)}" cy="{_n((y0 + y1) / 2)}" rx="{_n((x1 - x0) / 2)}" ry="{_n((y1 - y0) / 2)}"'
-        )
-        self.filled("ellipse", geometry, shape.fill, shape.outline, shape.width)
-
-    def filled(self, tag: str, geometry: str, fill, outline, width: float) -> None:
+        fill = shape.fill
+        outline, width = (None, 0.0) if isinstance(shape, Rect) else (shape.outline, shape.width)
         if fill is not None:
             for colour, opacity in self.paints(fill):
                 extra = f' fill-opacity="{opacity:g}"' if opacity < 1 else ""
-                self.out.append(f'<{tag} {geometry} fill="{colour}"{extra}/>')
-        if outline is not None:
+                self.path(f'fill="{colour}"{extra}', d, opacity == 1)
+        if outline is not None:  # drawn inside the shape, as Pillow draws it: twice as wide, clipped to the shape
+            self.flush()
             self.clips += 1
             clip = f"{self.piece.key}-c{self.clips}"
-            self.out.append(f'<clipPath id="{clip}"><{tag} {geometry}/></clipPath>')
+            self.out.append(f'<clipPath id="{clip}"><path d="{d}"/></clipPath>')
             for colour, opacity in self.paints(outline):
                 extra = f' stroke-opacity="{opacity:g}"' if opacity < 1 else ""
-                self.out.append(
-                    f'<{tag} {geometry} fill="none" stroke="{colour}" stroke-width="{_n(2 * width)}" '
-                    f'clip-path="url(#{clip})"{extra}/>'
-                )
+                style = f'fill="none" stroke="{colour}" stroke-width="{_n(2 * width)}" clip-path="url(#{clip})"'
+                self.path(style + extra, d, False)
 
 
 def piece_svg(piece: Piece) -> str:
@@ -101,6 +120,7 @@ def piece_svg(piece: Piece) -> str:
     writer = _Writer(piece)
     for shape in piece.shapes:
         writer.shape(shape)
+    writer.flush()
     return "".join(writer.out)
 
 

@@ -41,8 +41,10 @@ _ESCAPED = re.compile(r"\\(.)")
 
 def plain(text: str) -> str:
     """A line written for Discord (bold names, escaped markdown) as plain text for the page, its crowns the board's
-    ♛ (in the page's fonts: a computer without a colour emoji font showed 👑 as empty boxes)."""
-    return _ESCAPED.sub(r"\1", text.replace("**", "").replace("\u200b", "").replace("👑", "♛"))
+    ♛ (in the page's fonts: a computer without a colour emoji font showed 👑 as empty boxes), without the winner's
+    trophy (the board shows a crown beside it)."""
+    text = text.replace("**", "").replace("\u200b", "").replace("👑", "♛").replace("🏆 ", "")  # the page draws its own
+    return _ESCAPED.sub(r"\1", text)
 
 
 def hex_of(index: int) -> str:

@@ -127,10 +127,9 @@
     $("title").textContent = S.app_title;
     document.title = S.app_title;
     const main = $("main");
-    main.replaceChildren();
-    if (!ME.local) { main.append(el("p", { class: "panel", text: S.discord_tables })); return; }
+    if (!ME.local) { main.replaceChildren(el("p", { class: "panel", text: S.discord_tables })); return; }
     const list = el("ul", { class: "games" });
-    main.append(el("div", { class: "home-page" }, newGameForm(),
+    main.replaceChildren(el("div", { class: "home-page" }, newGameForm(),
       el("section", { class: "panel", "aria-labelledby": "games-h" }, el("h2", { id: "games-h", text: S.your_games }), list)));
     const { games } = await api("api/games");
     if (!games.length) list.append(el("li", { text: S.no_games }));
@@ -278,17 +277,21 @@
     const focusId = document.activeElement && document.activeElement.id;
     const before = first ? null : capture(); // where things stood: a change flies from there
     const scrolls = kingdomScrolls();
-    $("title").textContent = `${state.title} #${state.id}`;
+    $("title").replaceChildren(state.title, el("span", { class: "gid", text: ` #${state.id}` }));
     document.title = `${state.title} #${state.id}`;
     $("round").textContent = state.status === "playing" ? (state.round ? fmt(S.round, { round: state.round, rounds: state.rounds }) : S.first_line) : "";
     if (state.status === "lobby") main.replaceChildren(renderLobby());
     else if (state.status === "cancelled") main.replaceChildren(el("p", { class: "panel", text: state.status }));
-    else main.replaceChildren(renderTable()); // one step: the old table is never taken down before the new is up
+    else { // one step: the old table is never taken down before the new one is up
+      const table = renderTable();
+      if (table.parentNode !== main || main.childNodes.length !== 1) main.replaceChildren(table);
+    }
     restoreScrolls(scrolls);
     main.dataset.version = state.version;
     main.dataset.turn = state.status === "lobby" ? "lobby" : !state.turn ? "over" : state.turn.you && !state.settling ? state.turn.kind : "wait";
     if (focusId && $(focusId)) $(focusId).focus({ preventScroll: true });
     if (document.hidden) return; // played when the reader looks again
+    resume();
     if (!first && before) play(before);
     seen = state;
   }
@@ -306,13 +309,45 @@
 
   // The table: on a phone one column (the lines, your kingdom, the builders, the others; the turn at the bottom),
   // on a wide screen three (the lines, builders and log; the turn and your kingdom; the others).
+  // Drawn in parts (the lines, the builders' board, the log, the turn, each kingdom), each redrawn only when what it
+  // shows changed: a tap on a square redraws your kingdom and the turn's bar, not the whole table.
+  let drawn = null; // {skeleton, root, parts: Map(name -> {sig, node})}
   function renderTable() {
-    const [mainK, others] = renderKingdoms();
-    const end = state.status === "finished" ? renderEnd() : null;
-    const left = el("div", { class: "col col-left" }, renderLines(), state.queendomino ? renderBuilders() : null, renderLog());
-    const mid = el("div", { class: "col col-mid" }, renderDock(), end, mainK);
-    const right = el("div", { class: "col col-right" }, others);
-    return el("div", { class: "table" + (state.kingdoms.length === 2 ? " two" : ""), "data-game": state.kind }, left, mid, right);
+    const a = myTurn() ? state.actions : null;
+    const main = mainKingdom();
+    const order = [main, ...state.kingdoms.map((k) => k.index).filter((i) => i !== main)];
+    const hasLines = !!(state.current.length || state.next.length);
+    const finished = state.status === "finished";
+    const skeleton = JSON.stringify([state.id, state.status, order, hasLines, state.queendomino, finished, state.seats]);
+    const placed = [...placedSet()];
+    const parts = [
+      ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed], renderLines],
+      ["builders", [state.builders, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen)], renderBuilders],
+      ["log", [state.log], renderLog],
+      ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, dragonSlot !== null && state.builders[dragonSlot]], renderDock],
+      ["end", [state.version, finished], renderEnd],
+      ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot]], () => renderKingdom(state.kingdoms[i], i === main)]),
+    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished))
+      .map(([name, inputs, build]) => [name, JSON.stringify(inputs), build]);
+    if (drawn && drawn.skeleton === skeleton && drawn.root.isConnected) {
+      for (const [name, sig, build] of parts) {
+        const was = drawn.parts.get(name);
+        if (was.sig === sig) continue;
+        const node = build();
+        was.node.replaceWith(node);
+        drawn.parts.set(name, { sig, node });
+      }
+      return drawn.root;
+    }
+    const made = new Map(parts.map(([name, sig, build]) => [name, { sig, node: build() }]));
+    const node = (name) => (made.has(name) ? made.get(name).node : null);
+    const others = order.slice(1);
+    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"));
+    const mid = el("div", { class: "col col-mid" }, node("dock"), node("end"), node(`k${main}`));
+    const right = el("div", { class: "col col-right" }, el("div", { class: "others" + (others.length >= 3 ? " many" : "") }, ...others.map((i) => node(`k${i}`))));
+    const root = el("div", { class: "table" + (state.kingdoms.length === 2 ? " two" : ""), "data-game": state.kind }, left, mid, right);
+    drawn = { skeleton, root, parts: made };
+    return root;
   }
 
   function tipFor(a) {
@@ -323,8 +358,9 @@
   function renderDock() {
     const a = myTurn() ? state.actions : null;
     const acting = state.turn ? seatOf(state.turn.player) : null;
-    const line = el("p", { class: "line" + (state.turn && state.turn.you ? " mine" : ""), id: "status-line", text: state.status_line || "" });
-    const tip = a ? tipFor(a) : state.turn && !state.seats.some((s) => s.you) ? S.watching : "";
+    const line = el("p", { class: "line" + (state.turn && state.turn.you ? " mine" : ""), id: "status-line" },
+      state.turn ? null : icon("crown", null, "btn-icon"), state.turn ? "" : " ", state.status_line || "");
+    const tip = pick ? "" : a ? tipFor(a) : state.turn && !state.seats.some((s) => s.you) ? S.watching : "";
     const bar = el("div", { class: "bar" });
     if (pick) {
       const option = pick.options[pick.i];
@@ -345,8 +381,8 @@
       }
     }
     if (a && a.skip && a.kind !== "place" && !pick) bar.append(el("button", { class: "btn", id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
-    if (state.seats.some((s) => s.you) && state.turn !== null) bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
-    return el("section", { class: "panel dock", id: "dock", "aria-label": state.title, style: seatStyle(acting && acting.colour) },
+    if (state.seats.some((s) => s.you) && state.turn !== null && !pick) bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
+    return el("section", { class: "panel dock" + (state.turn ? "" : " over"), id: "dock", "aria-label": state.title, style: seatStyle(acting && acting.colour) },
       line, tip ? el("p", { class: "tip", text: tip }) : null, bar.childNodes.length ? bar : null);
   }
   function renderEnd() {
@@ -452,14 +488,12 @@
   }
 
   // -- the kingdoms ---------------------------------------------------------------------------------------------
-  function renderKingdoms() {
+  // Your kingdom (the one acting, when it is your move), drawn large; the others compact beside or under it.
+  function mainKingdom() {
     const you = state.seats.filter((s) => s.you).map((s) => s.player);
     const acting = state.turn ? state.turn.kingdom : null;
-    let mainK = acting !== null && state.turn.you ? acting : state.kingdoms.findIndex((k) => k.players.some((p) => you.includes(p)));
-    if (mainK < 0) mainK = acting !== null ? acting : 0;
-    const rest = state.kingdoms.filter((k) => k.index !== mainK);
-    const others = el("div", { class: "others" + (rest.length >= 4 ? " many" : "") }, ...rest.map((k) => renderKingdom(k, false)));
-    return [renderKingdom(state.kingdoms[mainK], true), others];
+    const mine = acting !== null && state.turn.you ? acting : state.kingdoms.findIndex((k) => k.players.some((p) => you.includes(p)));
+    return mine >= 0 ? mine : acting !== null ? acting : 0;
   }
   // The cells a kingdom is shown in: its squares and `ring` cells around them, never beyond what the engine's size
   // limit lets it still reach (`frame`): a 7x7 kingdom is never an empty 13x13 frame.
@@ -584,6 +618,7 @@
   }
   function target(svg, x, y, label, onPick, id, dot) {
     const g = sv("g", { class: "cell-legal", role: "button", tabindex: "0", "aria-label": label, id });
+    g.append(sv("rect", { x, y, width: U, height: U, fill: "transparent" })); // the whole square takes the tap
     g.append(sv("rect", { class: "hit", x: x + 3, y: y + 3, width: U - 6, height: U - 6, rx: 8, fill: "rgba(120,240,200,0.16)", stroke: "#78f0c8", "stroke-width": 5, "stroke-dasharray": "12 7" }));
     if (dot) g.append(sv("circle", { cx: x + U / 2, cy: y + U / 2, r: 9, fill: "#78f0c8", "fill-opacity": 0.8 }));
     g.addEventListener("click", onPick);
@@ -669,7 +704,7 @@
   }
   function restoreScrolls(before) {
     for (const w of document.querySelectorAll(".kwrap")) {
-      if (w.scrollWidth <= w.clientWidth) continue;
+      if (!w.querySelector(".zoomed") || w.scrollWidth <= w.clientWidth) continue; // (only a zoom scrolls)
       const [left, zoomed] = before.get(w.dataset.kingdom) || [0, false];
       w.scrollLeft = zoomed ? left : (w.scrollWidth - w.clientWidth) / 2;
     }
@@ -694,7 +729,8 @@
     const list = el("ol", { class: "log", id: "log" });
     for (const line of lines) list.append(el("li", { text: line }));
     const open = logOpen === null ? WIDE.matches : logOpen;
-    const box = el("details", { class: "panel log-panel", open }, el("summary", { text: S.log }), list);
+    const latest = lines.length ? el("span", { class: "latest", text: lines[lines.length - 1] }) : null;
+    const box = el("details", { class: "panel log-panel", open }, el("summary", {}, el("span", { class: "log-h", text: S.log }), latest), list);
     box.addEventListener("toggle", () => { logOpen = box.open; });
     return box;
   }
@@ -708,39 +744,42 @@
     return at;
   }
   const visible = (r) => r.width > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  let moving = []; // motions under way, by selector: a redraw meanwhile hands them to its new nodes (`resume`)
+  function move(selector, frames, duration, easing) {
+    const node = document.querySelector(selector);
+    if (!node) return;
+    node.animate(frames, { duration, easing });
+    moving.push({ selector, frames, duration, easing, start: performance.now() });
+  }
+  function resume() {
+    const now = performance.now();
+    moving = moving.filter((m) => now - m.start < m.duration);
+    for (const m of moving) {
+      const node = document.querySelector(m.selector);
+      if (node) node.animate(m.frames, { duration: m.duration, easing: m.easing }).currentTime = now - m.start;
+    }
+  }
   function play(before) {
     if (!seen || seen.id !== state.id || seen.version === state.version || STILL.matches || !state.kingdoms || !seen.kingdoms) return;
     const old = seen;
     const oldK = new Map(old.kingdoms.map((k) => [k.index, k]));
     for (const k of state.kingdoms) {
       const was = oldK.get(k.index);
-      if (!was) continue;
-      const section = $(`kingdom-${k.index}`);
-      if (!section) continue;
+      if (!was || !$(`kingdom-${k.index}`)) continue;
+      const within = `#kingdom-${k.index}`;
       const placed = new Set(was.placed.map(([d]) => d));
-      for (const [dom, cells] of k.placed) {
+      for (const [dom, [[r0, c0], [r1, c1]]] of k.placed) {
         if (placed.has(dom)) continue;
-        const to = section.querySelector(`g.placed-dom[data-domino="${dom}"]`);
-        const from = before.get(`dom:${dom}`);
-        const [[r0, c0], [r1, c1]] = cells;
         const dir = c1 > c0 ? "right" : r1 > r0 ? "down" : c1 < c0 ? "left" : "up";
-        if (to) flyOrDrop(from, to, TURNS[dir], true);
+        flyOrDrop(before.get(`dom:${dom}`), `${within} g.placed-dom[data-domino="${dom}"]`, TURNS[dir], true);
       }
       const builtBefore = new Set(was.buildings.map((b) => key(...b.cell)));
       for (const b of k.buildings) {
-        if (builtBefore.has(key(...b.cell))) continue;
-        const to = section.querySelector(`.mark.building[data-cell="${key(...b.cell)}"]`);
-        if (to) flyOrDrop(before.get(`slot:${b.id}`), to, 0, false);
+        if (!builtBefore.has(key(...b.cell))) flyOrDrop(before.get(`slot:${b.id}`), `${within} .mark.building[data-cell="${key(...b.cell)}"]`, 0, false);
       }
       const knightsBefore = new Set(was.knights.map((c) => key(...c)));
-      for (const cell of k.knights) {
-        const to = knightsBefore.has(key(...cell)) ? null : section.querySelector(`.mark.knight[data-cell="${key(...cell)}"]`);
-        if (to) drop(to);
-      }
-      if (was.score !== k.score) {
-        const b = section.querySelector(".kscore b");
-        if (b) b.animate([{ transform: "scale(1.4)", color: "#f6c440" }, { transform: "scale(1)" }], { duration: DROP_MS, easing: "ease-out" });
-      }
+      for (const cell of k.knights) if (!knightsBefore.has(key(...cell))) drop(`${within} .mark.knight[data-cell="${key(...cell)}"]`);
+      if (was.score !== k.score) move(`${within} .kscore b`, [{ transform: "scale(1.4)", color: "#f6c440" }, { transform: "scale(1)" }], DROP_MS, "ease-out");
     }
     moveKings(old, before);
     burn(old, before);
@@ -749,29 +788,24 @@
     const oldHolder = new Map([...old.current, ...old.next].map((d) => [d.domino, d.player]));
     for (const d of [...state.current, ...state.next]) {
       if (!d.player || oldHolder.get(d.domino) === d.player || !oldHolder.has(d.domino)) continue;
-      const to = document.querySelector(`[data-fly="king:${d.domino}"]`);
-      if (!to) continue;
       const acted = old.turn && old.turn.player === d.player ? before.get(`king:${old.turn.domino}`) : null;
       const from = acted || [...before].find(([k, v]) => k.startsWith("king:") && !v.used && oldHolder.get(k.slice(5)) === d.player)?.[1];
-      flyOrDrop(from, to, 0, false);
+      flyOrDrop(from, `[data-fly="king:${d.domino}"]`, 0, false);
     }
   }
   function burn(old, before) {
     if (old.dragon !== null && old.dragon !== undefined) return;
     if (state.dragon === null || state.dragon === undefined) return;
-    const slot = $(`slot-${state.dragon}`);
-    if (!slot) return;
-    const to = slot.querySelector("[data-fly=dragon-at]");
-    if (to) flyOrDrop(before.get("dragon"), to, 0, false);
+    flyOrDrop(before.get("dragon"), `#slot-${state.dragon} [data-fly=dragon-at]`, 0, false);
     const lost = old.builders && old.builders[state.dragon];
     const was = lost ? before.get(`slot:${lost.id}`) : null;
     if (was && visible(was.rect)) ghost(was, [{ transform: "none", opacity: 1 }, { transform: "scale(0.3) rotate(-20deg)", opacity: 0 }], FLY_MS);
-    slot.animate([{ boxShadow: "0 0 0 6px #ff7a30", backgroundColor: "#8a2a18" }, { boxShadow: "0 0 0 0 transparent" }], { duration: FLY_MS, easing: "ease-out" });
+    move(`#slot-${state.dragon}`, [{ boxShadow: "0 0 0 6px #ff7a30", backgroundColor: "#8a2a18" }, { boxShadow: "0 0 0 0 transparent" }], FLY_MS, "ease-out");
   }
   function ghost(from, frames, duration) {
     if (from.used) return null;
     from.used = true;
-    const node = from.node;
+    const node = from.node.isConnected ? from.node.cloneNode(true) : from.node; // a part not redrawn keeps its own
     node.removeAttribute("data-fly");
     node.style.left = `${from.rect.left}px`; node.style.top = `${from.rect.top}px`;
     node.style.width = `${from.rect.width}px`; node.style.height = `${from.rect.height}px`;
@@ -781,19 +815,21 @@
     run.onfinish = done; run.oncancel = done;
     return run;
   }
-  // A piece flies from where it was (`from`: its old place, if the reader could see it) to `to`, turned by `turn`
-  // degrees; else it drops into place.
+  // A piece flies from where it was (`from`: its old place, if the reader could see it) to its new place (`to`, a
+  // selector), turned by `turn` degrees, and shows there as it lands; else it drops into place.
   function flyOrDrop(from, to, turn, scale) {
+    const node = document.querySelector(to);
+    if (!node) return;
     if (!from || from.used || !visible(from.rect)) { drop(to); return; }
-    const r = to.getBoundingClientRect();
+    const r = node.getBoundingClientRect();
     if (!visible(r)) return;
     const dx = r.left + r.width / 2 - (from.rect.left + from.rect.width / 2), dy = r.top + r.height / 2 - (from.rect.top + from.rect.height / 2);
     const s = scale ? Math.max(r.width, r.height) / from.rect.width : 1;
     ghost(from, [{ transform: "none" }, { transform: `translate(${dx}px, ${dy}px) rotate(${turn}deg) scale(${s})` }], FLY_MS);
-    to.animate([{ opacity: 0 }, { opacity: 0, offset: 0.85 }, { opacity: 1 }], { duration: FLY_MS });
+    move(to, [{ opacity: 0 }, { opacity: 0, offset: 0.85 }, { opacity: 1 }], FLY_MS, "linear");
   }
   function drop(to) {
-    to.animate([{ transform: "scale(1.5)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }], { duration: DROP_MS, easing: "ease-out" });
+    move(to, [{ transform: "scale(1.5)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }], DROP_MS, "ease-out");
   }
   document.addEventListener("visibilitychange", () => { if (!document.hidden && state && seen && seen.version !== state.version && state.kingdoms) render(); });
 
