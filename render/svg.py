@@ -164,6 +164,6 @@ def sprite() -> str:
     """Every piece and board square as one hidden `<svg>` of symbols, to put once in the page."""
     symbols = [symbol(p) for p in art.pieces().values()] + board_symbols()
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" focusable="false">'
+        '<svg class="sprite" aria-hidden="true" focusable="false">'  # in HTML: no namespace to name
         f"<defs>{''.join(symbols)}</defs></svg>"
     )

@@ -71,7 +71,7 @@ def move(actions: dict) -> dict:
 
 async def open_as(browser, local, gid: int, person: int, device: dict, **options):
     """A browser context signed in as `person`, on the game's board, once it is drawn; returns (context, page)."""
-    context = await browser.new_context(**device, locale="en-US", **options)
+    context = await browser.new_context(**{"locale": "en-US", **device, **options})
     await context.add_cookies(
         [{"name": auth.COOKIE, "value": auth.Session((person,)).cookie(local.board.secret), "url": local.board.url}]
     )

@@ -59,7 +59,15 @@ MEASURE = """() => {
     }
   }
   out.marks = document.querySelectorAll('.ksvg .mark').length;
+  out.cut = [...document.querySelectorAll('.who, .kname')].filter((n) => n.scrollWidth > n.clientWidth + 1)
+    .map((n) => [n.clientWidth, n.textContent]);
   return out;
+}"""
+
+WHOLE_ON_FOCUS = """() => {
+  const cut = [...document.querySelectorAll('.who, .kname')].filter((n) => n.scrollWidth > n.clientWidth + 1);
+  return cut.map((n) => { n.closest('[tabindex]').focus(); const whole = n.scrollWidth <= n.clientWidth + 1;
+    document.activeElement.blur(); return [n.textContent, whole]; });
 }"""
 
 IN_VIEW = """() => {
@@ -71,6 +79,25 @@ IN_VIEW = """() => {
   return { preview: r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= -1 && r.right <= innerWidth + 1,
            confirm: b.top >= 0 && b.bottom <= innerHeight && b.width > 0, scrollY, cell: r.height };
 }"""
+
+
+SHOWN = """() => Object.fromEntries([...document.querySelectorAll('section.kingdom')].map((s) => [s.id.slice(8),
+  [[...s.querySelectorAll('.kcols span')].map((x) => x.textContent.charCodeAt(0) - 65),
+   [...s.querySelectorAll('.krows span')].map((x) => +x.textContent - 1)]]))"""
+
+
+def framed(shown: dict, game, placing: int | None) -> None:
+    """Each kingdom is shown in the cells it spans and a ring around them, never past what it can still reach (the
+    engine's frame: a 7x7 kingdom is never a 13x13 grid); the one placing, in the cells its domino can cover."""
+    for index, (cols, rows) in shown.items():
+        k = game.kingdoms[int(index)]
+        top, left, bottom, right = k.frame()
+        assert cols == list(range(cols[0], cols[-1] + 1)) and rows == list(range(rows[0], rows[-1] + 1))
+        assert left <= cols[0] and cols[-1] <= right and top <= rows[0] and rows[-1] <= bottom, (index, cols, rows)
+        ring = 2 if int(index) == placing else 1
+        b_top, b_left, b_bottom, b_right = k.bounds()
+        assert len(cols) <= b_right - b_left + 1 + 2 * ring and len(rows) <= b_bottom - b_top + 1 + 2 * ring
+        assert len(cols) <= k.size + 2 and len(rows) <= k.size + 2, f"kingdom {index}: {len(cols)}x{len(rows)}"
 
 
 def record(mode: Mode, device: str, what: str, value) -> None:
@@ -90,6 +117,8 @@ def check(mode: Mode, device: str, seen: dict, viewport: dict) -> None:
     assert seen["squareTexts"] == [], f"text on a kingdom's squares: {seen['squareTexts']}"
     assert seen["overlaps"] == [], f"marks overlap: {seen['overlaps'][:8]}"
     assert seen["marks"] > 0
+    # Names whole, cut with an ellipsis only past a width (never "P…"), and whole again on focus.
+    assert all(width >= 48 for width, _name in seen["cut"]), f"names cut too short: {seen['cut']}"
     if device == "phone":
         limit = mode.screens * viewport["height"]
         assert seen["height"] <= limit, f"{seen['height']} px tall, more than {mode.screens} screens ({limit:.0f})"
@@ -106,6 +135,8 @@ async def test_the_table_at_a_glance(local, browser, mode, tmp_path):
         page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         assert await page.get_attribute("main", "data-turn") == "place"
         check(mode, device, await page.evaluate(MEASURE), options["viewport"])
+        game = (await local.service.get(gid)).game
+        framed(await page.evaluate(SHOWN), game, game.decision().kingdom)
         # A tap on the lowest marked square of the kingdom, the kingdom scrolled to the bottom of the screen: the
         # preview shows there and Confirm with it; the page moves at most by a square (no jump to the top).
         await page.evaluate("() => document.querySelector('.main-k .ksvg').scrollIntoView({ block: 'end' })")
@@ -126,6 +157,9 @@ async def test_the_table_at_a_glance(local, browser, mode, tmp_path):
         assert abs(view["scrollY"] - before) <= view["cell"], f"the page jumped from {before} to {view['scrollY']}"
         check(mode, device, await page.evaluate(MEASURE), options["viewport"])
         if device == "phone":
+            assert all(whole for _name, whole in await page.evaluate(WHOLE_ON_FOCUS)), (
+                "a name cut short stays cut on focus"
+            )
             await golden(page, mode, tmp_path)
         await context.close()
         assert not errors, errors
@@ -153,3 +187,26 @@ async def golden(page, mode: Mode, tmp_path: Path) -> None:
         return
     share = differs(picture, path)
     assert share <= TOLERANCE, f"{share:.1%} of the pixels differ from {path} (this run: {shots / name})"
+
+
+NAMES = """() => [...document.querySelectorAll('section.kingdom .ksvg g.sq[role=img]')]
+  .map((g) => [g.dataset.terrain, g.getAttribute('aria-label'), g.textContent.trim()])"""
+
+
+async def test_a_square_is_known_by_its_drawing_and_named_in_the_readers_language(local, browser):
+    """A Czech reader: every square of every kingdom is named with its terrain in Czech (its cell and crowns too),
+    and shows no letter: its only text is its title (the tooltip), never drawn."""
+    from web.strings import page_strings
+
+    gid, person = await seeded_table(local, MODES[2])
+    context, page = await open_as(browser, local, gid, person, PHONE, locale="cs-CZ")
+    squares = await page.evaluate(NAMES)
+    seen = await page.evaluate(MEASURE)
+    await context.close()
+    words = page_strings("cs")["terrains"]
+    assert len(squares) >= 12
+    for terrain, label, title in squares:
+        assert words[terrain] in label, f"{label!r} does not name {terrain} in Czech ({words[terrain]})"
+        assert title == label
+    assert {t for t, _, _ in squares} >= {"wheat", "forest"}
+    assert seen["squareTexts"] == []

@@ -395,8 +395,9 @@
 
   // -- the lines ------------------------------------------------------------------------------------------------
   function dominoWords(d) { return (state.domino_words && state.domino_words[d.domino]) || String(d.number); }
-  function squareG(x, y, terrain, crowns, title) {
-    const g = sv("g", { class: "sq" }, use("ground-" + terrain, x, y, U), use("emblem-" + terrain, x + EMBLEM[0], y + EMBLEM[1], EMBLEM[2], { class: "mark emblem" }));
+  function squareG(x, y, terrain, crowns, title) { // named (`title`: the cell, its terrain in words, its crowns) on a kingdom
+    const g = sv("g", { class: "sq", "data-terrain": terrain, role: title ? "img" : null, "aria-label": title || null },
+      use("ground-" + terrain, x, y, U), use("emblem-" + terrain, x + EMBLEM[0], y + EMBLEM[1], EMBLEM[2], { class: "mark emblem" }));
     if (crowns) {
       const total = crowns * CROWN.size + (crowns - 1) * CROWN.gap;
       for (let i = 0, cx = x + (U - total) / 2; i < crowns; i++, cx += CROWN.size + CROWN.gap) g.append(use("crown", cx, y + CROWN.y, CROWN.size, { class: "mark crown" }));
