@@ -28,6 +28,7 @@
   let buildSlot = null; // the building chosen, waiting for its town square
   let dragonSlot = null;
   let busy = false;
+  let pending = null; // a move drawn at once, until the server's frame: {base: the server's state at the tap}
   let logOpen = null; // the reader's choice (null: open on wide screens)
   let lastLog = [];
   let lastLine = "";
@@ -198,6 +199,8 @@
     source.onmessage = (e) => {
       setLive(true);
       const next = JSON.parse(e.data);
+      if (pending && next.id === pending.base.id && next.version <= pending.base.version) { pending.base = next; return; }
+      pending = null; // the server's word on the move shown at once (the same, or what happened instead)
       if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
       const first = !state || state.id !== next.id;
       state = next;
@@ -233,14 +236,53 @@
     if (busy) return;
     busy = true;
     toast("");
+    const body = { version: state.version, action };
+    if (through !== undefined) body.through = through;
+    const guess = foresee(action);
+    if (guess) { // drawn at once, as the server will have it; its own frame follows (or a refusal puts it back)
+      pending = { base: state };
+      state = guess;
+      pick = null;
+      render();
+    }
     try {
-      const body = { version: state.version, action };
-      if (through !== undefined) body.through = through;
       const r = await api(`api/games/${gid}/act`, body);
       if (r.warning) toast(r.warning);
     } catch (err) {
+      if (pending) { state = pending.base; pending = null; render(); }
       toast(err.message);
     } finally { busy = false; }
+  }
+  // A placement or a claim as it will leave the table (the move is the server's to judge: this only draws it a
+  // little sooner): the domino in its kingdom with the points the server listed for it, the king on its claim.
+  function foresee(action) {
+    const a = myTurn() ? state.actions : null;
+    if (!a || !state.turn || (action.type !== "place" && action.type !== "claim")) return null;
+    const next = JSON.parse(JSON.stringify(state));
+    next.settling = true;
+    next.actions = null;
+    next.guess = true;
+    if (action.type === "claim") {
+      const d = [...next.current, ...next.next].find((d) => d.domino === action.domino && !d.player);
+      if (!d) return null;
+      d.player = state.turn.player;
+      return next;
+    }
+    const option = (a.place || []).find((p) => p.row === action.cell[0] && p.col === action.cell[1] && p.dir === action.direction);
+    const d = next.current.find((d) => d.domino === a.domino);
+    const k = next.kingdoms[state.turn.kingdom];
+    if (!option || !d || !k) return null;
+    const [dr, dc] = DIRS[option.dir];
+    const cells = [[option.row, option.col], [option.row + dr, option.col + dc]];
+    cells.forEach(([r, c], i) => k.cells.push([r, c, d.squares[i][0], d.squares[i][1]]));
+    k.placed.push([d.domino, cells]);
+    const rows = [k.bounds[0], k.bounds[2], ...cells.map(([r]) => r)], cols = [k.bounds[1], k.bounds[3], ...cells.map(([, c]) => c)];
+    k.bounds = [Math.min(...rows), Math.min(...cols), Math.max(...rows), Math.max(...cols)];
+    const reach = k.size - 1, edge = k.n - 1;
+    k.frame = [Math.max(0, k.bounds[2] - reach), Math.max(0, k.bounds[3] - reach), Math.min(edge, k.bounds[0] + reach), Math.min(edge, k.bounds[1] + reach)];
+    k.score += option.gain;
+    next.placed = cells;
+    return next;
   }
   async function post(what, body) {
     toast("");
@@ -761,7 +803,8 @@
     }
   }
   function play(before) {
-    if (!seen || seen.id !== state.id || seen.version === state.version || STILL.matches || !state.kingdoms || !seen.kingdoms) return;
+    if (!seen || seen === state || seen.id !== state.id || STILL.matches || !state.kingdoms || !seen.kingdoms) return;
+    if (seen.version === state.version && !state.guess) return; // the same version again (settled), or a tap's redraw
     const old = seen;
     const oldK = new Map(old.kingdoms.map((k) => [k.index, k]));
     for (const k of state.kingdoms) {
