@@ -1,7 +1,7 @@
 """Motion that tells what happened (issue #45): a domino slides from its line into its kingdom, a king moves to its
 claim, a building lands, the dragon burns its building, each once and under 400 ms; nothing moves for a reader who
-asks for reduced motion; and the page never shows a blank table between two versions (each version replaces the
-last in one step)."""
+asks for reduced motion; the page never shows a blank table between two versions (each version replaces the
+last in one step); and a placement drawn at once is put back when the server refuses it."""
 
 from __future__ import annotations
 
@@ -77,3 +77,30 @@ async def test_nothing_moves_under_reduced_motion(local, browser):
     assert set(seen["idle"]) == {0}, "an animation ran as a version was drawn"
     assert seen["blanks"] == 0
     assert len(seen["versions"]) >= 6
+
+
+async def test_a_move_drawn_at_once_is_put_back_when_the_server_refuses_it(local, browser):
+    """The board draws a placement as soon as it is confirmed; when the server answers no (here: the table changed,
+    as when someone else moved first), the table is put back as it was and the refusal is said."""
+    from tests.web.tables import MODES, open_as, seeded_table
+
+    gid, person = await seeded_table(local, MODES[0])
+    context, page = await open_as(browser, local, gid, person, PHONE)
+    refusal = "The table changed meanwhile: look again."
+    await page.route("**/act", lambda route: route.fulfill(status=200, json={"ok": False, "error": refusal}))
+    domino = await page.evaluate("() => document.querySelector('.dom.acting').dataset.domino")
+    await page.evaluate(
+        """(d) => { window.__shown = false; new MutationObserver(() => { if (document.querySelector(
+          `.main-k g.placed-dom[data-domino="${d}"]`)) window.__shown = true; })
+          .observe(document.querySelector('main'), { childList: true, subtree: true }); }""",
+        domino,
+    )
+    await page.locator(".cell-legal[id^=cell-]").first.tap()
+    await page.locator("#confirm").tap()
+    await page.wait_for_selector("#toast:not([hidden])")
+    assert await page.inner_text("#toast") == refusal
+    assert await page.evaluate("() => window.__shown"), "the placement was drawn at once"
+    assert await page.locator(f'.main-k g.placed-dom[data-domino="{domino}"]').count() == 0, "and put back"
+    assert await page.get_attribute("main", "data-turn") == "place"
+    assert await page.locator(".cell-legal[id^=cell-]").count() > 0
+    await context.close()
