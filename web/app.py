@@ -10,12 +10,8 @@ maps one)."""
 
 from __future__ import annotations
 
-import functools
-import html
 import logging
-import re
 import time
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,7 +25,7 @@ from i18n import LANGUAGES, translate
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
-from . import auth
+from . import assets, auth
 from .activity import SignIns
 from .errors import Declined, Refusal
 from .guard import (
@@ -57,26 +53,6 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 4096
 METRICS_SECONDS = 1.0  # /metrics is read at most once a second; callers in between get the same figures
-STATIC = {
-    "board.js": "text/javascript",
-    "board.css": "text/css",
-    "favicon.svg": "image/svg+xml",
-}
-
-
-@functools.cache
-def static_bytes(name: str) -> bytes:
-    return resources.files("web").joinpath("static").joinpath(name).read_bytes()
-
-
-def page_in(lang: str) -> bytes:
-    """The page in the reader's language before any script runs: its `lang`, its title and what it says without
-    JavaScript."""
-    text = static_bytes("index.html").decode()
-    text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', text, count=1)
-    needs = html.escape(translate(lang, M.WEB_NOSCRIPT))
-    text = re.sub(r"<noscript>.*?</noscript>", f"<noscript><p>{needs}</p></noscript>", text, count=1, flags=re.S)
-    return text.encode()
 
 
 class Board:
@@ -232,18 +208,17 @@ class Board:
 
     # -- pages ------------------------------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
-        response = web.Response(body=page_in(lang_of(request)), content_type="text/html", charset="utf-8")
-        response.headers["Cache-Control"] = "no-cache"
+        """The page (with the art's symbols in it, gzipped: web/assets.py) in the reader's language before any
+        script runs; the browser's own id given with it."""
+        response = assets.respond(request, "index.html", lang_of(request))
         self.people.give_browser(request, response)
         return response
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC:
+        if name not in assets.TYPES or name == "index.html":
             raise web.HTTPNotFound()
-        response = web.Response(body=static_bytes(name), content_type=STATIC[name])
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return assets.respond(request, name)
 
     async def join_link(self, request: web.Request) -> web.StreamResponse:
         return await self.people.join_link(request, self.service.games)

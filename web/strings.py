@@ -29,4 +29,16 @@ def page_strings(lang: str) -> dict[str, object]:
     }
     words["levels"] = {lvl: translate(lang, M.LEVELS.get(lvl, lvl)) for lvl in LEVELS}
     words["languages"] = {"en": "English", "ro": "Română", "es": "Español", "cs": "Čeština"}
+    # the table pictures' words the board shows too (issue #45)
+    pictures = {
+        "pts": M.PIC_PTS,
+        "to_play": M.PIC_TO_PLAY,
+        "free": M.PIC_FREE,
+        "burned": M.PIC_BURNED,
+        "dragon_cave": M.PIC_DRAGON_CAVE,
+        "dragon_flew": M.PIC_DRAGON_FLEW,
+        "queen_host": M.PIC_QUEEN_HOST,
+        "queen_no_host": M.PIC_QUEEN_NO_HOST,
+    }
+    words.update({name: translate(lang, msgid) for name, msgid in pictures.items()})
     return words

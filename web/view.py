@@ -27,10 +27,11 @@ from cogs.words import (
 from db.models import GameRecord, GameStatus
 from engine import Game, domino
 from engine.actions import BribeDragon, Build, Claim, Place, Skip, Tax
+from engine.components import building
 from engine.config import PLAYER_RANGE
 from i18n import messages as M
 from i18n import translate, translate_plural
-from render.kingdom import game_building_codes
+from render.kingdom import game_building_codes, queen_cell
 from render.palette import PLAYER_COLOURS
 
 LOG_LINES = 12
@@ -39,8 +40,10 @@ _ESCAPED = re.compile(r"\\(.)")
 
 def plain(text: str) -> str:
     """A line written for Discord (bold names, escaped markdown) as plain text for the page, its crowns the board's
-    ♛ (in the page's fonts: a computer without a colour emoji font showed 👑 as empty boxes)."""
-    return _ESCAPED.sub(r"\1", text.replace("**", "").replace("\u200b", "").replace("👑", "♛"))
+    ♛ (in the page's fonts: a computer without a colour emoji font showed 👑 as empty boxes), without the winner's
+    trophy (the board shows a crown beside it)."""
+    text = text.replace("**", "").replace("\u200b", "").replace("👑", "♛").replace("🏆 ", "")  # the page draws its own
+    return _ESCAPED.sub(r"\1", text)
 
 
 def hex_of(index: int) -> str:
@@ -76,6 +79,9 @@ def line_view(game: Game, line: list[list]) -> list[dict]:
 
 
 def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
+    """A kingdom as the board draws it: its squares, the dominoes they came on (`placed`, in order: the last is the
+    newest), the cells it spans (`bounds`) and may still reach (`frame`: the engine's size limit), its buildings,
+    knights, coins and towers, and where the queen stands when it hosts her (`queen_cell`, as the pictures put her)."""
     k = game.kingdoms[index]
     codes = game_building_codes(lang)  # a building's label on its square; its name is the label's title and legend
     cells = []
@@ -91,9 +97,18 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
         "n": k.n,
         "castle": list(k.castle),
         "frame": list(k.frame()),
+        "bounds": list(k.bounds()),
         "cells": cells,
+        "placed": [[dom, [list(a), list(b)]] for dom, (a, b) in k.placed],
         "buildings": [
-            {"cell": [r, c], "id": b[0], "name": building_name(b[0], lang), "code": codes[b[0]], "towers": b[1]}
+            {
+                "cell": [r, c],
+                "id": b[0],
+                "name": building_name(b[0], lang),
+                "code": codes[b[0]],
+                "towers": b[1],
+                "crowns": building(b[0]).crowns,
+            }
             for (r, c), b in sorted(k.buildings.items())
         ],
         "knights": [list(c) for c in k.knights_placed],
@@ -101,6 +116,7 @@ def kingdom_view(game: Game, index: int, lang: str, scores) -> dict:
         "coins": k.coins,
         "towers": k.towers,
         "queen": game.queen == index,
+        "queen_cell": list(cell) if (cell := queen_cell(game, index)) is not None else None,
         "score": scores.total,
         "parts": scores.parts(),
         "discarded": len(k.discarded),

@@ -77,7 +77,7 @@ async def test_the_board_looks_as_it_did(local, browser, name, size, tmp_path):
     golden = GOLDEN / f"queendomino-tax-{name}.png"
     if os.environ.get("KD_UPDATE_GOLDENS") == "1" or not golden.exists():
         GOLDEN.mkdir(exist_ok=True)
-        Image.open(io.BytesIO(picture)).convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(
+        Image.open(io.BytesIO(picture)).convert("P", palette=Image.Palette.ADAPTIVE, colors=256).save(
             golden, optimize=True
         )
         if os.environ.get("KD_UPDATE_GOLDENS") != "1":

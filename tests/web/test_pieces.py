@@ -1,6 +1,8 @@
 """Pieces on the board's kingdoms do not hide each other: a knight sent to tax on a town square that later holds a
-building stands below the building's label (it covered the name), every label's code stays inside its label, and
-each kingdom's legend says what its codes stand for (the labels once showed a name's first six letters: "Big Ta")."""
+building stands in the building's top band, beside its towers, never on its picture (it once covered the building's
+label), every building's picture stays inside its square, each built square shows that building's own picture (the
+shared art's, as the builders' board shows it) with its name as the square's title, and each kingdom's legend names
+the pictures it shows (the labels once showed a name's first six letters: "Big Ta"; then a code, "BT", in English)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ import pytest
 
 from engine import Build, Tax, cell_name
 from engine.components import building
-from render.kingdom import game_building_codes
 from web import auth
 
 pytestmark = pytest.mark.e2e
@@ -19,23 +20,28 @@ pytestmark = pytest.mark.e2e
 OVERLAPS = """() => {
   const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 &&
     a.y + a.height <= b.y + b.height + 0.5;
-  const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
   const out = { buildings: 0, knights: 0, covered: [], spilled: [], kingdoms: {} };
   for (const section of document.querySelectorAll('section.kingdom')) {
     out.kingdoms[section.id] = {
-      codes: [...section.querySelectorAll('svg g.building text')].map((t) => t.textContent),
-      titles: [...section.querySelectorAll('svg g.building title')].map((t) => t.textContent),
+      pictures: [...section.querySelectorAll('svg g.building use.mark.building')].map((u) => u.getAttribute('href')),
+      titles: [...section.querySelectorAll('svg g.building > title')].map((t) => t.textContent),
       legend: [...section.querySelectorAll('p.legend span')].map((s) => s.textContent),
+      legendPictures: [...section.querySelectorAll('p.legend span use')].map((u) => u.getAttribute('href')),
     };
-  }
-  for (const svg of document.querySelectorAll('svg')) {
-    const labels = [...svg.querySelectorAll('g.building')].map((g) => [g.querySelector('rect').getBBox(),
-      g.querySelector('text')]);
-    const knights = [...svg.querySelectorAll('g.knight circle')].map((c) => c.getBBox());
-    out.buildings += labels.length; out.knights += knights.length;
-    for (const [box, text] of labels) {
-      if (!inside(text.getBBox(), box)) out.spilled.push(text.textContent);
-      for (const k of knights) if (meet(k, box)) out.covered.push(text.textContent);
+    const svg = section.querySelector('svg.ksvg');
+    const cols = +getComputedStyle(section.querySelector('.kgrid')).getPropertyValue('--cols');
+    const box = svg.getBoundingClientRect(), cell = box.width / cols;
+    const pictures = [...svg.querySelectorAll('use.mark.building')];
+    const knights = [...svg.querySelectorAll('use.mark.knight')].map((k) => k.getBoundingClientRect());
+    out.buildings += pictures.length; out.knights += knights.length;
+    for (const p of pictures) {
+      const r = p.getBoundingClientRect();
+      const col = Math.floor((r.left + r.width / 2 - box.left) / cell), row = Math.floor((r.top + r.height / 2 - box.top) / cell);
+      const square = new DOMRect(box.left + col * cell, box.top + row * cell, cell, cell);
+      if (!inside(r, square)) out.spilled.push(p.getAttribute('href'));
+      for (const k of knights) if (meet(k, r)) out.covered.push(p.getAttribute('href'));
     }
   }
   return out;
@@ -87,19 +93,21 @@ async def test_a_knight_on_a_building_leaves_its_label_whole(local, browser, pho
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     await page.goto(f"{local.board.url}?game={gid}")
-    await page.wait_for_function("() => document.querySelectorAll('svg g.knight').length > 0")
+    await page.wait_for_function("() => document.querySelectorAll('svg use.mark.knight').length > 0")
     seen = await page.evaluate(OVERLAPS)
     await context.close()
     assert seen["buildings"] >= 1 and seen["knights"] >= 1, seen
-    assert seen["covered"] == [], f"knights cover these buildings' labels: {seen['covered']}"
-    assert seen["spilled"] == [], f"these codes run out of their labels: {seen['spilled']}"
+    assert seen["covered"] == [], f"knights cover these buildings' pictures: {seen['covered']}"
+    assert seen["spilled"] == [], f"these pictures run out of their squares: {seen['spilled']}"
     assert not errors
-    # Each label shows the building's code, as the Discord picture does; the legend and the title name it whole.
+    # Each built square shows its building's own picture, named in the square's title and in the legend beside
+    # the same picture.
     game = (await local.service.games.get(gid)).game
-    codes = game_building_codes("en")
     for index, k in enumerate(game.kingdoms):
         shown = seen["kingdoms"][f"kingdom-{index}"]
         built = [(cell_name(*cell), bid) for cell, (bid, _towers) in sorted(k.buildings.items())]
-        assert shown["codes"] == [codes[bid] for _cell, bid in built], shown
+        assert shown["pictures"] == [f"#building-{bid}" for _cell, bid in built], shown
         assert shown["titles"] == [f"{building(bid).name} ({cell})" for cell, bid in built], shown
-        assert shown["legend"] == sorted({f"{codes[bid]} {building(bid).name}" for _cell, bid in built}), shown
+        names = sorted({(building(bid).name, bid) for _cell, bid in built})
+        assert shown["legend"] == [name for name, _bid in names], shown
+        assert shown["legendPictures"] == [f"#building-{bid}" for _name, bid in names], shown

@@ -1,17 +1,26 @@
 // The live board: plain JavaScript and SVG. Every rule is the server's: the page draws the state it is sent and
 // offers only the actions the server lists for the viewer's turn. All URLs are relative (the board may live under
-// a prefix, as inside a Discord Activity).
+// a prefix, as inside a Discord Activity). Every piece is the shared art's (render/art.py), defined once on the page
+// as SVG symbols and <use>d here: a square is known by its drawing, never by a letter.
 "use strict";
 (() => {
-  const TERRAIN = { // colours replaced at start by the pictures' palette (api/me); letters for colour-blind readers
-    wheat: ["#e9c13e", "W"], forest: ["#24683a", "F"], lake: ["#327cc4", "L"], grassland: ["#86c254", "G"],
-    swamp: ["#837150", "S"], mine: ["#4a464e", "M"], town: ["#a06eac", "T"],
-  };
   const DIRS = { up: [-1, 0], right: [0, 1], down: [1, 0], left: [0, -1] };
+  const TURNS = { right: 0, down: 90, left: 180, up: 270 }; // a domino as placed, from the line's (first square left)
   const SVGNS = "http://www.w3.org/2000/svg";
+  const U = 100; // SVG units per square
+  // Where things go on a kingdom's square, in hundredths of it (the marks never meet each other or the symbol):
+  const EMBLEM = [5, 5, 40]; // the terrain's symbol on its plate, top left (x, y, side)
+  const SLOTS = [[57, 5, 38], [62, 46, 22]]; // knights, the queen, a knight about to be sent: top right, then under
+  const CROWN = { y: 70, size: 26, gap: 2 }; // crowns, in a row along the bottom
+  const PICTURE = [20, 34, 60]; // a building's picture; its towers, crowns, knight and the queen in the band above
+  const BAND = { y: 4, size: 28, left: 3, right: 97 };
+  const FLY_MS = 340, DROP_MS = 260; // what changed plays once, each under 400 ms
+  const STILL = matchMedia("(prefers-reduced-motion: reduce)");
+  const WIDE = matchMedia("(min-width: 1000px) and (min-height: 600px)");
   let S = {}; // the page's words in the reader's language
   let ME = null; // api/me
   let state = null; // the game as last sent
+  let seen = null; // the game as last drawn while the page was in view: what changed since plays once
   let gid = null;
   let source = null;
   let SESSION = null; // inside Discord: the board session the bot gave (a header; cookies are a third party's there)
@@ -19,10 +28,10 @@
   let buildSlot = null; // the building chosen, waiting for its town square
   let dragonSlot = null;
   let busy = false;
-  let zoom = 1;
+  let pending = null; // a move drawn at once, until the server's frame: {base: the server's state at the tap}
+  let logOpen = null; // the reader's choice (null: open on wide screens)
   let lastLog = [];
   let lastLine = "";
-  let top0 = 0, left0 = 0; // the frame's corner of the kingdom being drawn (for the squares' names)
 
   const $ = (id) => document.getElementById(id);
   const fmt = (text, values) => String(text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
@@ -78,7 +87,6 @@
   async function boot() {
     ME = await api("api/me");
     S = ME.strings;
-    for (const [terrain, colour] of Object.entries(ME.terrains || {})) if (TERRAIN[terrain]) TERRAIN[terrain][0] = colour; // render/palette.py
     document.documentElement.lang = ME.lang;
     $("lang-label").textContent = S.language;
     const sel = $("lang");
@@ -120,11 +128,10 @@
     $("title").textContent = S.app_title;
     document.title = S.app_title;
     const main = $("main");
-    main.replaceChildren();
-    if (!ME.local) { main.append(el("p", { class: "panel", text: S.discord_tables })); return; }
-    main.append(newGameForm());
+    if (!ME.local) { main.replaceChildren(el("p", { class: "panel", text: S.discord_tables })); return; }
     const list = el("ul", { class: "games" });
-    main.append(el("section", { class: "panel", "aria-labelledby": "games-h" }, el("h2", { id: "games-h", text: S.your_games }), list));
+    main.replaceChildren(el("div", { class: "home-page" }, newGameForm(),
+      el("section", { class: "panel", "aria-labelledby": "games-h" }, el("h2", { id: "games-h", text: S.your_games }), list)));
     const { games } = await api("api/games");
     if (!games.length) list.append(el("li", { text: S.no_games }));
     for (const g of games) {
@@ -202,19 +209,23 @@
       if (opened.readyState === 2 && source === opened) setTimeout(() => { if (source === opened) openBoard(id); }, 4000);
     };
   }
+  // A state of the game from the server (its live stream, or a read when the stream is refused): drawn, unless it
+  // is the one on screen or older than a move drawn before the server confirmed it.
   function show(next) {
+    if (pending && next.id === pending.base.id && next.version <= pending.base.version) { pending.base = next; return; }
+    pending = null; // the server's word on the move shown at once (the same, or what happened instead)
     if (state && state.id === next.id && state.version === next.version && !state.settling === !next.settling) return;
     if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
     const first = !state || state.id !== next.id;
     state = next;
-    render();
+    render(first);
     if (!first) speak();
     else { lastLog = state.log || []; lastLine = state.status_line || ""; }
   }
   function setLive(on) {
     const live = $("live");
     live.className = on ? "live on" : "live off";
-    live.textContent = on ? S.live : S.reconnecting;
+    live.replaceChildren(el("span", { class: "words", text: on ? S.live : S.reconnecting }));
   }
   function speak() {
     const log = state.log || [];
@@ -232,14 +243,53 @@
     if (busy) return;
     busy = true;
     toast("");
+    const body = { version: state.version, action };
+    if (through !== undefined) body.through = through;
+    const guess = foresee(action);
+    if (guess) { // drawn at once, as the server will have it; its own frame follows (or a refusal puts it back)
+      pending = { base: state };
+      state = guess;
+      pick = null;
+      render();
+    }
     try {
-      const body = { version: state.version, action };
-      if (through !== undefined) body.through = through;
       const r = await api(`api/games/${gid}/act`, body);
       if (r.warning) toast(r.warning);
     } catch (err) {
+      if (pending) { state = pending.base; pending = null; render(); }
       toast(err.message);
     } finally { busy = false; }
+  }
+  // A placement or a claim as it will leave the table (the move is the server's to judge: this only draws it a
+  // little sooner): the domino in its kingdom with the points the server listed for it, the king on its claim.
+  function foresee(action) {
+    const a = myTurn() ? state.actions : null;
+    if (!a || !state.turn || (action.type !== "place" && action.type !== "claim")) return null;
+    const next = JSON.parse(JSON.stringify(state));
+    next.settling = true;
+    next.actions = null;
+    next.guess = true;
+    if (action.type === "claim") {
+      const d = [...next.current, ...next.next].find((d) => d.domino === action.domino && !d.player);
+      if (!d) return null;
+      d.player = state.turn.player;
+      return next;
+    }
+    const option = (a.place || []).find((p) => p.row === action.cell[0] && p.col === action.cell[1] && p.dir === action.direction);
+    const d = next.current.find((d) => d.domino === a.domino);
+    const k = next.kingdoms[state.turn.kingdom];
+    if (!option || !d || !k) return null;
+    const [dr, dc] = DIRS[option.dir];
+    const cells = [[option.row, option.col], [option.row + dr, option.col + dc]];
+    cells.forEach(([r, c], i) => k.cells.push([r, c, d.squares[i][0], d.squares[i][1]]));
+    k.placed.push([d.domino, cells]);
+    const rows = [k.bounds[0], k.bounds[2], ...cells.map(([r]) => r)], cols = [k.bounds[1], k.bounds[3], ...cells.map(([, c]) => c)];
+    k.bounds = [Math.min(...rows), Math.min(...cols), Math.max(...rows), Math.max(...cols)];
+    const reach = k.size - 1, edge = k.n - 1;
+    k.frame = [Math.max(0, k.bounds[2] - reach), Math.max(0, k.bounds[3] - reach), Math.min(edge, k.bounds[0] + reach), Math.min(edge, k.bounds[1] + reach)];
+    k.score += option.gain;
+    next.placed = cells;
+    return next;
   }
   async function post(what, body) {
     toast("");
@@ -249,38 +299,56 @@
     } catch (err) { toast(err.message); }
   }
 
+
   // -- drawing -------------------------------------------------------------------------------------------------
   const seatOf = (player) => state.seats.find((s) => s.player === player);
   const nameOf = (player) => { const s = seatOf(player); return s ? s.name : player; };
-  function kingBadge(player) {
+  const seatStyle = (colour) => (colour ? `--seat:${colour}` : null);
+  const kingdomTitle = (k) => k.players.map(nameOf).join(" & ");
+  const myTurn = () => !!(state.turn && state.turn.you && !state.settling && state.actions);
+  const key = (r, c) => `${r},${c}`;
+  function use(href, x, y, size, attrs) {
+    return sv("use", Object.assign({ href: "#" + href, x, y, width: size, height: size }, attrs || {}));
+  }
+  function icon(href, colour, cls) { // a piece as a small picture in the text (coins, knights, towers...)
+    return sv("svg", { viewBox: "0 0 100 100", class: cls || null, "aria-hidden": "true", focusable: "false", color: colour || null }, use(href, 0, 0, 100));
+  }
+  function kingToken(player) {
     const s = seatOf(player);
     if (!s) return null;
-    return el("span", { class: "king", style: `background:${s.colour}`, "aria-hidden": "true", text: String(s.seat + 1) });
+    return el("span", { class: "king-token", style: seatStyle(s.colour), "aria-hidden": "true", "data-player": player },
+      icon("king", s.colour), el("b", { class: "badge", text: String(s.seat + 1) }));
   }
-  function render() {
+  const kingBadge = kingToken;
+
+  function render(first) {
     const main = $("main");
     const focusId = document.activeElement && document.activeElement.id;
-    $("title").textContent = `${state.title} #${state.id}`;
+    const before = first ? null : capture(); // where things stood: a change flies from there
+    const scrolls = kingdomScrolls();
+    $("title").replaceChildren(state.title, el("span", { class: "gid", text: ` #${state.id}` }));
     document.title = `${state.title} #${state.id}`;
-    main.replaceChildren();
-    if (state.status === "lobby") main.append(renderLobby());
-    else if (state.status === "cancelled") main.append(el("p", { class: "panel", text: state.status }));
-    else {
-      main.append(renderStatus());
-      if (state.status === "finished") { wantReview(); const r = renderReview(); if (r) main.append(r); }
-      const [mainK, others] = renderKingdoms();
-      const right = el("div", { class: "side" }, renderLines(), state.queendomino ? renderBuilders() : null, renderScores(), renderLog());
-      main.append(el("div", { class: "layout" }, right, el("div", { class: "realm" }, mainK, others)));
+    $("round").textContent = state.status === "playing" ? (state.round ? fmt(S.round, { round: state.round, rounds: state.rounds }) : S.first_line) : "";
+    if (state.status === "lobby") main.replaceChildren(renderLobby());
+    else if (state.status === "cancelled") main.replaceChildren(el("p", { class: "panel", text: state.status }));
+    else { // one step: the old table is never taken down before the new one is up
+      const table = renderTable();
+      if (table.parentNode !== main || main.childNodes.length !== 1) main.replaceChildren(table);
     }
+    restoreScrolls(scrolls);
     main.dataset.version = state.version;
     main.dataset.turn = state.status === "lobby" ? "lobby" : !state.turn ? "over" : state.turn.you && !state.settling ? state.turn.kind : "wait";
-    if (focusId && $(focusId)) $(focusId).focus();
+    if (focusId && $(focusId)) $(focusId).focus({ preventScroll: true });
+    if (document.hidden) return; // played when the reader looks again
+    resume();
+    if (!first && before) play(before);
+    seen = state;
   }
 
   function renderLobby() {
     const lob = state.lobby;
     const seats = el("ol", { class: "seats" });
-    for (const s of state.seats) seats.append(el("li", {}, kingBadge(s.player), " ", s.name, s.computer ? ` (${S.computer}, ${S.levels[s.computer] || s.computer})` : "", s.you ? ` — ${S.you}` : ""));
+    for (const s of state.seats) seats.append(el("li", {}, kingToken(s.player), " ", s.name, s.computer ? ` (${S.computer}, ${S.levels[s.computer] || s.computer})` : "", s.you ? ` — ${S.you}` : ""));
     for (let i = 0; i < lob.free; i++) seats.append(el("li", { text: S.seat_free }));
     const bar = el("div", { class: "bar" });
     if (lob.free > 0) bar.append(el("button", { class: "btn primary", id: "take-seat", text: S.take_seat, on: { click: () => post("join") } }));
@@ -288,14 +356,60 @@
     return el("section", { class: "panel" }, el("h2", { text: fmt(S.waiting, { free: lob.free, size: lob.size }) }), seats, bar);
   }
 
+  // The table: on a phone one column (the lines, your kingdom, the builders, the others; the turn at the bottom),
+  // on a wide screen three (the lines, builders and log; the turn and your kingdom; the others).
+  // Drawn in parts (the lines, the builders' board, the log, the turn, each kingdom), each redrawn only when what it
+  // shows changed: a tap on a square redraws your kingdom and the turn's bar, not the whole table.
+  let drawn = null; // {skeleton, root, parts: Map(name -> {sig, node})}
+  function renderTable() {
+    const a = myTurn() ? state.actions : null;
+    const main = mainKingdom();
+    const order = [main, ...state.kingdoms.map((k) => k.index).filter((i) => i !== main)];
+    const hasLines = !!(state.current.length || state.next.length);
+    const finished = state.status === "finished";
+    const skeleton = JSON.stringify([state.id, state.status, order, hasLines, state.queendomino, finished, state.seats]);
+    const placed = [...placedSet()];
+    const parts = [
+      ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed], renderLines],
+      ["builders", [state.builders, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen)], renderBuilders],
+      ["log", [state.log], renderLog],
+      ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, dragonSlot !== null && state.builders[dragonSlot]], renderDock],
+      ["end", [state.version, finished], renderEnd],
+      ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot]], () => renderKingdom(state.kingdoms[i], i === main)]),
+    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished))
+      .map(([name, inputs, build]) => [name, JSON.stringify(inputs), build]);
+    if (drawn && drawn.skeleton === skeleton && drawn.root.isConnected) {
+      for (const [name, sig, build] of parts) {
+        const was = drawn.parts.get(name);
+        if (was.sig === sig) continue;
+        const node = build();
+        was.node.replaceWith(node);
+        drawn.parts.set(name, { sig, node });
+      }
+      return drawn.root;
+    }
+    const made = new Map(parts.map(([name, sig, build]) => [name, { sig, node: build() }]));
+    const node = (name) => (made.has(name) ? made.get(name).node : null);
+    const others = order.slice(1);
+    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"));
+    const mid = el("div", { class: "col col-mid" }, node("dock"), node("end"), node(`k${main}`));
+    const right = el("div", { class: "col col-right" }, el("div", { class: "others" + (others.length >= 3 ? " many" : "") }, ...others.map((i) => node(`k${i}`))));
+    const root = el("div", { class: "table" + (state.kingdoms.length === 2 ? " two" : ""), "data-game": state.kind }, left, mid, right);
+    drawn = { skeleton, root, parts: made };
+    return root;
+  }
+
   function tipFor(a) {
     if (!a) return "";
     return { place: S.place_tip, claim: S.claim_tip, first_claim: S.first_claim_tip, tax: S.tax_tip, build: S.build_tip, dragon: S.dragon_tip }[a.kind] || "";
   }
-  function renderStatus() {
-    const a = state.actions;
-    const line = el("p", { class: "line" + (state.turn && state.turn.you ? " mine" : ""), id: "status-line", text: state.status_line || "" });
-    const round = state.round ? fmt(S.round, { round: state.round, rounds: state.rounds }) : S.first_line;
+  // The turn in words and its buttons, kept in view at the bottom of a phone's screen (a tap never sends them away).
+  function renderDock() {
+    const a = myTurn() ? state.actions : null;
+    const acting = state.turn ? seatOf(state.turn.player) : null;
+    const line = el("p", { class: "line" + (state.turn && state.turn.you ? " mine" : ""), id: "status-line" },
+      state.turn ? null : icon("crown", null, "btn-icon"), state.turn ? "" : " ", state.status_line || "");
+    const tip = pick ? "" : a ? tipFor(a) : state.turn && !state.seats.some((s) => s.you) ? S.watching : "";
     const bar = el("div", { class: "bar" });
     if (pick) {
       const option = pick.options[pick.i];
@@ -307,239 +421,343 @@
       bar.append(el("button", { class: "btn primary", id: "confirm", text: `${S.confirm}: ${fmt(S.burn, { building: state.builders[dragonSlot].name })}`, on: { click: () => act({ type: "dragon", slot: dragonSlot }) } }));
       bar.append(el("button", { class: "btn", id: "cancel", text: S.cancel, on: { click: () => { dragonSlot = null; render(); } } }));
     }
-    if (a && a.skip && a.kind !== "place" && !pick) {
-      bar.append(el("button", { class: "btn", id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
+    if (a && a.tax && !pick && dragonSlot === null && buildSlot === null) {
+      for (const t of a.tax) {
+        const [r, c] = t.cells[0];
+        const text = t.cells.length === 2 ? fmt(S.both_squares, { coins: t.words }) : `${cellName(r, c)}: ${t.words}`;
+        bar.append(el("button", { class: "btn", id: t.cells.length === 2 ? "tax-both" : `tax-btn-${cellName(r, c)}`, on: { click: () => act({ type: "tax", cells: t.cells }) } },
+          icon("knight", acting && acting.colour, "btn-icon"), " ", text));
+      }
     }
-    if (a && a.tax) {
-      const both = a.tax.find((t) => t.cells.length === 2);
-      if (both) bar.append(el("button", { class: "btn", id: "tax-both", text: fmt(S.both_squares, { coins: both.words }), on: { click: () => act({ type: "tax", cells: both.cells }) } }));
-    }
-    if (state.seats.some((s) => s.you) && state.turn !== null) {
-      bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
-    }
-    const zoomBar = el("span", { class: "zoom" },
-      el("button", { class: "btn", id: "zoom-out", "aria-label": S.zoom_out, title: S.zoom_out, text: "−", on: { click: () => setZoom(zoom / 1.25) } }),
-      el("button", { class: "btn", id: "zoom-in", "aria-label": S.zoom_in, title: S.zoom_in, text: "+", on: { click: () => setZoom(zoom * 1.25) } }));
-    bar.append(zoomBar);
-    const box = el("section", { class: "panel status", "aria-label": state.title },
-      el("span", { class: "tip", text: round }), line);
-    if (state.turn && state.turn.you) box.append(el("span", { class: "tip", text: tipFor(a) }));
-    else if (state.turn && !state.seats.some((s) => s.you)) box.append(el("span", { class: "tip", text: S.watching }));
-    box.append(bar);
-    if (state.final) box.append(el("h2", { text: S.final }), el("p", { class: "final", id: "final", text: state.final }));
-    return box;
+    if (a && a.skip && a.kind !== "place" && !pick) bar.append(el("button", { class: "btn", id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
+    if (state.seats.some((s) => s.you) && state.turn !== null && !pick) bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
+    return el("section", { class: "panel dock" + (state.turn ? "" : " over"), id: "dock", "aria-label": state.title, style: seatStyle(acting && acting.colour) },
+      line, tip ? el("p", { class: "tip", text: tip }) : null, bar.childNodes.length ? bar : null);
   }
-  function setZoom(z) {
-    zoom = Math.max(0.6, Math.min(3, z));
-    document.documentElement.style.setProperty("--zoom", zoom);
+  function renderEnd() {
+    const box = el("section", { class: "panel end", "aria-labelledby": "final-h" }, el("h2", { id: "final-h", text: S.final }));
+    box.append(renderScores(), el("p", { class: "final", id: "final", text: state.final || "" }));
+    wantReview();
+    const r = renderReview();
+    return r ? el("div", { class: "end-wrap end" }, box, r) : box;
   }
 
+  // -- the lines ------------------------------------------------------------------------------------------------
+  function dominoWords(d) { return (state.domino_words && state.domino_words[d.domino]) || String(d.number); }
+  function squareG(x, y, terrain, crowns, title) { // named (`title`: the cell, its terrain in words, its crowns) on a kingdom
+    const g = sv("g", { class: "sq", "data-terrain": terrain, role: title ? "img" : null, "aria-label": title || null },
+      use("ground-" + terrain, x, y, U), use("emblem-" + terrain, x + EMBLEM[0], y + EMBLEM[1], EMBLEM[2], { class: "mark emblem" }));
+    if (crowns) {
+      const total = crowns * CROWN.size + (crowns - 1) * CROWN.gap;
+      for (let i = 0, cx = x + (U - total) / 2; i < crowns; i++, cx += CROWN.size + CROWN.gap) g.append(use("crown", cx, y + CROWN.y, CROWN.size, { class: "mark crown" }));
+    }
+    if (title) g.append(sv("title", { text: title }));
+    return g;
+  }
   function dominoSvg(squares) {
-    const svg = sv("svg", { viewBox: "0 0 80 40", "aria-hidden": "true", focusable: "false" });
-    squares.forEach(([terrain, crowns], i) => {
-      const [fill, letter] = TERRAIN[terrain];
-      svg.append(sv("rect", { x: i * 40 + 1, y: 1, width: 38, height: 38, rx: 3, fill, stroke: "#101218", "stroke-width": 2 }));
-      svg.append(sv("text", { x: i * 40 + 7, y: 16, "font-size": 13, "font-weight": 700, fill: terrain === "wheat" || terrain === "grassland" ? "#14161c" : "#fff", text: letter }));
-      if (crowns) svg.append(sv("text", { x: i * 40 + 20, y: 35, "font-size": 13, fill: "#f6c440", stroke: "#101218", "stroke-width": 0.6, text: "♛".repeat(crowns) }));
-    });
+    const svg = sv("svg", { class: "domino", viewBox: "0 0 200 100", "aria-hidden": "true", focusable: "false" });
+    squares.forEach(([terrain, crowns], i) => svg.append(squareG(i * U, 0, terrain, crowns)));
+    svg.append(sv("rect", { x: 1.5, y: 1.5, width: 197, height: 97, rx: 4, fill: "none", stroke: "#101218", "stroke-width": 3 }));
     return svg;
   }
-  function dominoWords(d) { return (state.domino_words && state.domino_words[d.domino]) || String(d.number); }
-  function renderLine(list, heading, claimable, id) {
+  function placedSet() { return new Set(state.kingdoms.flatMap((k) => k.placed.map(([d]) => d))); }
+  function renderLine(list, heading, claimable, id, placed) {
     const box = el("div", { class: "line-list", role: "list", "aria-labelledby": id });
     const acting = state.turn && state.turn.domino;
     for (const d of list) {
       const legal = claimable.includes(d.domino);
+      const seat = d.player ? seatOf(d.player) : null;
       const who = d.player ? nameOf(d.player) : "";
       const label = legal ? fmt(S.claim, { domino: dominoWords(d) }) : `${dominoWords(d)}${who ? " — " + who : ""}`;
+      const holder = el("span", { class: "holder" });
+      if (d.player) holder.append(el("span", { "data-fly": `king:${d.domino}` }, kingToken(d.player)), el("span", { class: "who", text: who }));
+      else holder.append(el("span", { class: "free", text: S.free || "" }));
+      const cls = "dom" + (legal ? " legal" : "") + (acting === d.domino ? " acting" : "") + (placed.has(d.domino) ? " placed" : "");
+      const svg = dominoSvg(d.squares);
+      svg.dataset.fly = `dom:${d.domino}`;
       const node = el(legal ? "button" : "div", {
-        class: "dom" + (legal ? " legal" : "") + (acting === d.domino ? " acting" : ""), role: legal ? null : "listitem",
-        id: `dom-${d.domino}`, "aria-label": label, "data-domino": d.domino,
+        class: cls, role: legal ? null : "listitem", tabindex: legal || !who ? null : "0", title: who || null,
+        id: `dom-${d.domino}`, "aria-label": label, "data-domino": d.domino, style: seatStyle(seat && seat.colour),
         on: legal ? { click: () => act({ type: "claim", domino: d.domino }) } : null,
-      }, dominoSvg(d.squares), el("span", { class: "num", text: state.kind === "royal-wedding" ? d.domino : String(d.number) }), d.player ? kingBadge(d.player) : null,
-      el("span", { class: "who", text: who }));
+      }, el("span", { class: "num", text: state.kind === "royal-wedding" ? d.domino : String(d.number) }), svg, holder);
       box.append(legal ? el("div", { role: "listitem" }, node) : node);
     }
-    return el("div", {}, el("h2", { id, text: heading }), box);
+    return el("div", { class: "line-col" }, el("h2", { id, text: heading }), box);
   }
   function renderLines() {
-    const a = state.actions || {};
+    const a = myTurn() ? state.actions : {};
     const claims = a.claim || [];
     const firstRound = state.round === 0;
-    const current = renderLine(state.current, firstRound ? S.first_line : S.current_line, firstRound ? claims : [], "line-current");
-    const next = state.next.length ? renderLine(state.next, S.next_line, firstRound ? [] : claims, "line-next") : null;
-    if (!state.current.length && !next) return null; // the game is over: no line is left to show
-    return el("section", { class: "panel lines" }, current, next);
+    if (!state.current.length && !state.next.length) return null; // the game is over: no line is left to show
+    const placed = placedSet();
+    const current = renderLine(state.current, firstRound ? S.first_line : S.current_line, firstRound ? claims : [], "line-current", placed);
+    const next = state.next.length ? renderLine(state.next, S.next_line, firstRound ? [] : claims, "line-next", placed) : null;
+    return el("section", { class: "panel lines" + (next ? "" : " single") }, current, next);
   }
+
+  // -- the builders' board --------------------------------------------------------------------------------------
   function renderBuilders() {
-    const a = state.actions || {};
+    const a = myTurn() ? state.actions : {};
     const buildable = new Set((a.build || []).map((b) => b.slot));
     const burnable = new Set(a.dragon || []);
     const box = el("div", { class: "builders" });
     state.builders.forEach((b, slot) => {
-      if (!b) { box.append(el("div", { class: "slot", text: "—" })); return; }
+      if (!b) {
+        const burned = state.dragon === slot;
+        box.append(el("div", { class: "slot empty" + (burned ? " burned" : ""), id: `slot-${slot}` },
+          burned ? el("span", { "data-fly": "dragon-at" }, icon("dragon", null, "pic")) : null,
+          el("span", { class: "bname", text: burned ? S.burned : "—" })));
+        return;
+      }
       const canBuild = buildable.has(slot);
       const canBurn = burnable.has(slot) && !canBuild;
       const legal = canBuild || canBurn;
       const chosen = buildSlot === slot || dragonSlot === slot;
       const label = canBuild ? fmt(S.build, { building: b.name, coins: b.cost }) : canBurn ? fmt(S.burn, { building: b.name }) : `${b.name}, ${fmt(S.cost, { coins: b.cost })}`;
-      const node = el(legal ? "button" : "div", {
-        class: "slot" + (legal ? " legal" : "") + (chosen ? " chosen" : "") + (state.dragon === slot ? " dragon" : ""),
+      const pic = icon("building-" + b.id, null, "pic");
+      pic.dataset.fly = `slot:${b.id}`;
+      box.append(el(legal ? "button" : "div", {
+        class: "slot" + (legal ? " legal" : "") + (chosen ? " chosen" : ""), title: b.name,
         id: `slot-${slot}`, "aria-label": label + ". " + b.effect, "aria-pressed": legal ? String(chosen) : null,
         on: legal ? { click: () => chooseSlot(slot, canBuild) } : null,
-      }, el("span", { class: "cost", text: `${b.cost}¤ ` }), b.name, el("small", { text: b.effect }));
-      box.append(node);
+      }, pic, el("span", { class: "cost" }, icon("coin"), el("span", { text: String(b.cost) })), el("span", { class: "bname", text: b.name }), el("small", { class: "effect", text: b.effect })));
     });
-    return el("section", { class: "panel builders-panel" }, el("h2", { text: S.builders }), box);
+    const foot = el("p", { class: "board-foot" });
+    const host = state.kingdoms.find((k) => k.queen);
+    foot.append(el("span", { "data-fly": state.dragon === null || state.dragon === undefined ? "dragon" : null }, icon("dragon"),
+      state.dragon === null || state.dragon === undefined ? S.dragon_cave : fmt(S.dragon_flew, { slot: state.dragon + 1 })));
+    foot.append(el("span", {}, icon("queen"), host ? fmt(S.queen_host, { host: kingdomTitle(host) }) : S.queen_no_host));
+    return el("section", { class: "panel builders-panel" }, el("h2", { text: S.builders }), box, foot);
   }
   function chooseSlot(slot, build) {
     pick = null;
     if (build) { buildSlot = buildSlot === slot ? null : slot; dragonSlot = null; }
     else { dragonSlot = dragonSlot === slot ? null : slot; buildSlot = null; }
     render();
-    if (buildSlot !== null) { const cell = document.querySelector(".cell-legal"); if (cell) cell.focus(); }
+    if (buildSlot !== null) { const cell = document.querySelector(".cell-legal"); if (cell) cell.focus({ preventScroll: true }); }
   }
 
-  function renderKingdoms() {
-    const box = el("div", { class: "kingdoms others" });
+  // -- the kingdoms ---------------------------------------------------------------------------------------------
+  // Your kingdom (the one acting, when it is your move), drawn large; the others compact beside or under it.
+  function mainKingdom() {
     const you = state.seats.filter((s) => s.you).map((s) => s.player);
     const acting = state.turn ? state.turn.kingdom : null;
-    let mainK = acting !== null && state.turn.you ? acting : state.kingdoms.findIndex((k) => k.players.some((p) => you.includes(p)));
-    if (mainK < 0) mainK = acting !== null ? acting : 0;
-    const mine = (i) => i === acting && state.turn && state.turn.you;
-    for (const i of state.kingdoms.map((k, i) => i).filter((i) => i !== mainK)) box.append(renderKingdom(state.kingdoms[i], false, mine(i)));
-    return [renderKingdom(state.kingdoms[mainK], true, mine(mainK)), box];
+    const mine = acting !== null && state.turn.you ? acting : state.kingdoms.findIndex((k) => k.players.some((p) => you.includes(p)));
+    return mine >= 0 ? mine : acting !== null ? acting : 0;
   }
-  function kingdomTitle(k) { return k.players.map(nameOf).join(" & "); }
-  function renderKingdom(k, isMain, mine) {
-    const facts = [`${S.score} ${k.score}`];
-    if (state.queendomino) facts.push(`${S.coins} ${k.coins}`, `${S.knights} ${k.reserve}+${k.knights.length}`, `${S.towers} ${k.towers}`);
-    if (k.queen) facts.push(S.queen);
-    const h = el("h3", {}, ...k.players.map(kingBadge), el("span", { text: kingdomTitle(k) }), el("span", { class: "facts", text: facts.join(" · ") }));
-    return el("section", { class: "panel kingdom" + (isMain ? " main-k" : ""), id: `kingdom-${k.index}`, "aria-label": fmt(S.kingdom_of, { name: kingdomTitle(k) }) },
-      h, el("div", { class: "grid-wrap" }, kingdomSvg(k, mine)), buildingLegend(k));
+  // The cells a kingdom is shown in: its squares and `ring` cells around them, never beyond what the engine's size
+  // limit lets it still reach (`frame`): a 7x7 kingdom is never an empty 13x13 frame.
+  function windowOf(k, ring) {
+    const [t, l, b, r] = k.bounds, [ft, fl, fb, fr] = k.frame;
+    return [Math.max(ft, t - ring), Math.max(fl, l - ring), Math.min(fb, b + ring), Math.min(fr, r + ring)];
   }
-  // What the codes on a kingdom's buildings stand for, each building once ("TC Training Camp · Ba Bakery").
+  // While placing: the kingdom and every cell the domino can cover, no more (the zoom onto what it can reach).
+  function reachOf(k, place) {
+    let [t, l, b, r] = k.bounds;
+    for (const p of place) {
+      const [dr, dc] = DIRS[p.dir];
+      t = Math.min(t, p.row, p.row + dr); b = Math.max(b, p.row, p.row + dr);
+      l = Math.min(l, p.col, p.col + dc); r = Math.max(r, p.col, p.col + dc);
+    }
+    return [t, l, b, r];
+  }
+  function renderKingdom(k, isMain) {
+    const seat = seatOf(k.players[0]);
+    const colour = seat ? seat.colour : null;
+    const acting = state.turn && state.turn.kingdom === k.index;
+    const a = isMain && acting && myTurn() ? state.actions : null;
+    const placing = !!(a && a.place);
+    const targeted = !!(a && (placing || (a.tax && a.tax.length) || buildSlot !== null));
+    const name = kingdomTitle(k);
+    const score = el("span", { class: "kscore", "data-score": k.index }, el("span", { class: "sr", text: S.score + " " }), el("b", { text: String(k.score) }), S.pts || "");
+    const head = el("header", { class: "khead", tabindex: "0", title: name },
+      el("span", { class: "kings" }, ...k.players.map(kingToken)), el("span", { class: "kname", text: name }),
+      acting && state.turn ? el("span", { class: "tag", text: S.to_play || "" }) : null, score);
+    return el("section", { class: "panel kingdom" + (isMain ? " main-k" : "") + (acting ? " acting" : ""), id: `kingdom-${k.index}`, "aria-label": fmt(S.kingdom_of, { name }), style: seatStyle(colour) },
+      head, state.queendomino ? kingdomFacts(k, colour) : null,
+      el("div", { class: "kwrap", "data-kingdom": k.index }, kingdomGrid(k, placing ? reachOf(k, a.place) : windowOf(k, 1), a, targeted, colour)), buildingLegend(k));
+  }
+  function fact(href, words, value, colour) {
+    return el("span", {}, icon(href, colour), el("span", { class: "sr", text: words + " " }), el("b", { text: String(value) }));
+  }
+  function kingdomFacts(k, colour) {
+    const p = el("p", { class: "kfacts" }, fact("coin", S.coins, k.coins), fact("knight", S.knights, k.reserve, colour), fact("tower", S.towers, k.towers));
+    if (k.queen) p.append(el("span", {}, icon("queen"), S.queen));
+    return p;
+  }
+  // What a kingdom's building pictures stand for, each building once.
   function buildingLegend(k) {
-    const named = new Map(k.buildings.map((b) => [b.code, b.name]));
+    const named = new Map(k.buildings.map((b) => [b.id, b.name]));
     if (!named.size) return null;
-    return el("p", { class: "legend" }, ...[...named].sort().map(([code, name]) => el("span", {}, el("b", { text: code }), " " + name)));
+    return el("p", { class: "legend" }, ...[...named].sort((x, y) => x[1].localeCompare(y[1])).map(([id, name]) => el("span", { "data-building": id }, icon("building-" + id), name)));
   }
 
-  function kingdomSvg(k, mine) {
-    const [top, left, bottom, right] = k.frame;
-    const rows = bottom - top + 1, cols = right - left + 1, C = 40;
-    const svg = sv("svg", { class: "grid", viewBox: `-14 -14 ${cols * C + 16} ${rows * C + 16}`, role: "group", "aria-label": fmt(S.kingdom_of, { name: kingdomTitle(k) }) });
-    const x = (c) => (c - left) * C, y = (r) => (r - top) * C;
-    top0 = top; left0 = left;
-    for (let c = left; c <= right; c++) svg.append(sv("text", { x: x(c) + C / 2 - 4, y: -4, "font-size": 10, fill: "#98a2b4", text: String.fromCharCode(65 + c) }));
-    for (let r = top; r <= bottom; r++) svg.append(sv("text", { x: -13, y: y(r) + C / 2 + 4, "font-size": 10, fill: "#98a2b4", text: String(r + 1) }));
-    const filled = new Map(k.cells.map(([r, c, t, n]) => [`${r},${c}`, [t, n]]));
-    for (let r = top; r <= bottom; r++) for (let c = left; c <= right; c++) {
-      if (!filled.has(`${r},${c}`) && !(r === k.castle[0] && c === k.castle[1])) {
-        svg.append(sv("rect", { x: x(c) + 1, y: y(r) + 1, width: C - 2, height: C - 2, rx: 3, fill: "#2b323e", stroke: "#363e4c" }));
-      }
-    }
-    for (const [r, c, terrain, crowns] of k.cells) svg.append(square(x(c), y(r), C, terrain, crowns));
+  function kingdomGrid(k, [top, left, bottom, right], a, targeted, colour) {
+    const rows = bottom - top + 1, cols = right - left + 1;
+    const grid = el("div", { class: "kgrid" + (targeted ? " zoomed" : "") });
+    grid.style.setProperty("--cols", cols);
+    grid.style.setProperty("--rows", rows);
+    const letters = el("div", { class: "kcols", "aria-hidden": "true" });
+    for (let c = left; c <= right; c++) letters.append(el("span", { text: String.fromCharCode(65 + c) }));
+    const numbers = el("div", { class: "krows", "aria-hidden": "true" });
+    for (let r = top; r <= bottom; r++) numbers.append(el("span", { text: String(r + 1) }));
+    const svg = sv("svg", { class: "ksvg", viewBox: `0 0 ${cols * U} ${rows * U}`, role: "group", "aria-label": fmt(S.kingdom_of, { name: kingdomTitle(k) }) });
+    const at = { top, left, x: (c) => (c - left) * U, y: (r) => (r - top) * U, inside: (r, c) => r >= top && r <= bottom && c >= left && c <= right };
+    drawSquares(svg, k, at, colour);
+    drawMarks(svg, k, at, colour, a);
+    if (a) drawTargets(svg, k, at, a, colour);
+    grid.append(letters, el("div", { class: "kbody" }, numbers, svg));
+    return grid;
+  }
+  function drawSquares(svg, k, at, colour) {
+    const filled = new Map(k.cells.map(([r, c, t, n]) => [key(r, c), [t, n]]));
     const [cr, cc] = k.castle;
-    svg.append(sv("g", { "aria-label": S.castle, role: "img" },
-      sv("rect", { x: x(cc) + 1, y: y(cr) + 1, width: C - 2, height: C - 2, rx: 3, fill: "#d8dce4", stroke: "#101218", "stroke-width": 2 }),
-      sv("text", { x: x(cc) + 9, y: y(cr) + 27, "font-size": 20, fill: "#3a3f4a", text: "♜" })));
+    for (let r = at.top; at.inside(r, at.left); r++) for (let c = at.left; at.inside(r, c); c++) {
+      if (!filled.has(key(r, c)) && !(r === cr && c === cc)) svg.append(sv("rect", { class: "empty", x: at.x(c) + 2, y: at.y(r) + 2, width: U - 4, height: U - 4, rx: 5, fill: "#2b323e" }));
+    }
+    svg.append(sv("g", { class: "castle", role: "img", "aria-label": `${S.castle} ${cellName(cr, cc)}` }, use("square-castle", at.x(cc), at.y(cr), U, { color: colour })));
+    const built = new Set(k.buildings.map((b) => key(...b.cell)));
+    const fresh = new Set((state.placed || []).map(([r, c]) => key(r, c)));
+    for (const [dom, cells] of k.placed) {
+      if (!cells.every(([r, c]) => filled.has(key(r, c)))) continue;
+      const g = sv("g", { class: "placed-dom", "data-domino": dom });
+      for (const [r, c] of cells) {
+        if (!at.inside(r, c)) continue;
+        const [t, n] = filled.get(key(r, c));
+        if (built.has(key(r, c))) g.append(use("plate-building", at.x(c), at.y(r), U, { class: "built" }));
+        else g.append(squareG(at.x(c), at.y(r), t, n, fmt(S.cell, { cell: cellName(r, c), terrain: S.terrains[t], crowns: n })));
+      }
+      const [[r0, c0], [r1, c1]] = cells;
+      const x0 = at.x(Math.min(c0, c1)), y0 = at.y(Math.min(r0, r1));
+      const w = (Math.abs(c1 - c0) + 1) * U, h = (Math.abs(r1 - r0) + 1) * U;
+      const isNew = state.turn && state.turn.kingdom === k.index && cells.every(([r, c]) => fresh.has(key(r, c)));
+      g.append(sv("rect", { x: x0 + 1.5, y: y0 + 1.5, width: w - 3, height: h - 3, rx: 3, fill: "none", stroke: isNew ? "#ffec78" : "#101218", "stroke-width": isNew ? 6 : 3 }));
+      svg.append(g);
+    }
+  }
+  // Knights, the queen, towers and buildings: each in its own place on its square, so no mark hides another.
+  function drawMarks(svg, k, at, colour, a) {
+    const marks = new Map();
+    const add = (cell, mark) => { if (!at.inside(...cell)) return; const kk = key(...cell); if (!marks.has(kk)) marks.set(kk, []); marks.get(kk).push(mark); };
+    for (const cell of k.knights) add(cell, { href: "knight", cls: "knight", color: colour, title: `${S.knights}: ${cellName(...cell)}` });
+    if (k.queen && k.queen_cell) add(k.queen_cell, { href: "queen", cls: "queen", title: S.queen });
+    if (a && a.tax) for (const t of a.tax.filter((t) => t.cells.length === 1)) add(t.cells[0], { href: "knight", cls: "ghost", color: colour });
+    const built = new Map(k.buildings.map((b) => [key(...b.cell), b]));
     for (const b of k.buildings) {
-      const [r, c] = b.cell;
-      svg.append(sv("g", { class: "building" }, sv("rect", { x: x(c) + 4, y: y(r) + 4, width: C - 8, height: 16, rx: 2, fill: "#ecdec4", stroke: "#462820" }),
-        // its code (the picture's: TC Training Camp), the name in the kingdom's legend and the label's title
-        sv("text", { x: x(c) + C / 2, y: y(r) + 16, "font-size": 11, "font-weight": 700, "text-anchor": "middle", fill: "#462820", text: b.code }),
-        b.towers ? sv("text", { x: x(c) + 24, y: y(r) + 34, "font-size": 11, fill: "#fff", text: "▲" + b.towers }) : null,
-        sv("title", { text: `${b.name} (${cellName(r, c)})` })));
+      if (!at.inside(...b.cell)) continue;
+      const [r, c] = b.cell, x = at.x(c), y = at.y(r);
+      const g = sv("g", { class: "building", "data-building": b.id }, use("building-" + b.id, x + PICTURE[0], y + PICTURE[1], PICTURE[2], { class: "mark building", "data-cell": key(r, c) }), sv("title", { text: `${b.name} (${cellName(r, c)})` }));
+      const band = [];
+      for (let i = 0; i < Math.min(b.towers, 3); i++) band.push({ href: "tower", cls: "tower" });
+      for (let i = 0; i < b.crowns; i++) band.push({ href: "crown", cls: "crown" });
+      band.push(...(marks.get(key(r, c)) || []));
+      const size = Math.min(BAND.size, (BAND.right - BAND.left - 2 * (band.length - 1)) / Math.max(1, band.length));
+      band.forEach((m, i) => g.append(markUse(m, x + BAND.left + i * (size + 2), y + BAND.y, size, r, c)));
+      svg.append(g);
     }
-    // A knight on a building stands below its label (bottom left: a building's square has no crown, its towers are
-    // bottom right); elsewhere in the top right corner.
-    const built = new Set(k.buildings.map((b) => `${b.cell[0]},${b.cell[1]}`));
-    for (const [r, c] of k.knights) {
-      const [kx, ky] = built.has(`${r},${c}`) ? [x(c) + 11, y(r) + 29] : [x(c) + 32, y(r) + 9];
-      svg.append(sv("g", { class: "knight" }, sv("circle", { cx: kx, cy: ky, r: 6, fill: "#f0f2f6", stroke: "#101218" }),
-        sv("text", { x: kx - 3.5, y: ky + 3.5, "font-size": 9, fill: "#101218", text: "♞" }), sv("title", { text: `${S.knights}: ${cellName(r, c)}` })));
+    for (const [kk, list] of marks) {
+      if (built.has(kk)) continue;
+      const [r, c] = kk.split(",").map(Number);
+      list.forEach((m, i) => { const [sx, sy, side] = SLOTS[Math.min(i, SLOTS.length - 1)]; svg.append(markUse(m, at.x(c) + sx, at.y(r) + sy, side, r, c)); });
     }
-    if (mine) addTargets(svg, k, x, y, C);
-    return svg;
   }
-  function square(px, py, C, terrain, crowns) {
-    const [fill, letter] = TERRAIN[terrain];
-    const ink = terrain === "wheat" || terrain === "grassland" ? "#14161c" : "#ffffff";
-    return sv("g", {},
-      sv("rect", { x: px + 1, y: py + 1, width: C - 2, height: C - 2, rx: 3, fill, stroke: "#101218", "stroke-width": 1.5 }),
-      sv("text", { x: px + 4, y: py + 13, "font-size": 11, "font-weight": 700, fill: ink, text: letter }),
-      crowns ? sv("text", { x: px + 6, y: py + 34, "font-size": 12, fill: "#f6c440", stroke: "#101218", "stroke-width": 0.5, text: "♛".repeat(crowns) }) : null,
-      sv("title", { text: fmt(S.cell, { cell: cellName(py / C + top0, px / C + left0), terrain: S.terrains[terrain], crowns }) }));
+  function markUse(m, x, y, size, r, c) {
+    const node = use(m.href, x, y, size, { class: "mark " + m.cls, color: m.color || null, "data-cell": key(r, c) });
+    if (m.title) node.append(sv("title", { text: m.title }));
+    return node;
   }
-  function target(svg, px, py, C, label, text, onPick, id, extraClass) {
-    const g = sv("g", { class: "cell-legal " + (extraClass || ""), role: "button", tabindex: "0", "aria-label": label, id });
-    g.append(sv("rect", { class: "hit", x: px + 2, y: py + 2, width: C - 4, height: C - 4, rx: 4, fill: "rgba(120,240,200,0.18)", stroke: "#78f0c8", "stroke-width": 2.5, "stroke-dasharray": "5 3" }));
-    if (text) g.append(sv("text", { x: px + C / 2 - 10, y: py + C / 2 + 5, "font-size": 13, "font-weight": 700, fill: "#78f0c8", stroke: "#101218", "stroke-width": 0.6, text }));
+  function target(svg, x, y, label, onPick, id, dot) {
+    const g = sv("g", { class: "cell-legal", role: "button", tabindex: "0", "aria-label": label, id });
+    g.append(sv("rect", { x, y, width: U, height: U, fill: "transparent" })); // the whole square takes the tap
+    g.append(sv("rect", { class: "hit", x: x + 3, y: y + 3, width: U - 6, height: U - 6, rx: 8, fill: "rgba(120,240,200,0.16)", stroke: "#78f0c8", "stroke-width": 5, "stroke-dasharray": "12 7" }));
+    if (dot) g.append(sv("circle", { cx: x + U / 2, cy: y + U / 2, r: 9, fill: "#78f0c8", "fill-opacity": 0.8 }));
     g.addEventListener("click", onPick);
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(); } });
     svg.append(g);
   }
-  function addTargets(svg, k, x, y, C) {
-    const a = state.actions;
-    if (!a) return;
+  function drawTargets(svg, k, at, a, colour) {
     if (a.place) {
       const anchors = new Map();
-      for (const p of a.place) {
-        const key = `${p.row},${p.col}`;
-        if (!anchors.has(key)) anchors.set(key, []);
-        anchors.get(key).push(p);
+      for (const p of a.place) { const kk = key(p.row, p.col); if (!anchors.has(kk)) anchors.set(kk, []); anchors.get(kk).push(p); }
+      const covered = new Set();
+      if (pick) {
+        const o = pick.options[pick.i], [dr, dc] = DIRS[o.dir];
+        covered.add(key(o.row, o.col)).add(key(o.row + dr, o.col + dc));
       }
-      if (pick) drawPreview(svg, x, y, C);
-      for (const [key, options] of anchors) {
-        const [r, c] = key.split(",").map(Number);
+      for (const [kk, options] of anchors) {
+        if (covered.has(kk)) continue;
+        const [r, c] = kk.split(",").map(Number);
         options.sort((p, q) => q.gain - p.gain);
-        const best = options[0];
-        const chosen = pick && pick.row === r && pick.col === c;
-        if (chosen) continue;
-        target(svg, x(c), y(r), C, fmt(S.place_at, { cell: cellName(r, c), gain: best.words }), (best.gain > 0 ? "+" : "") + best.gain,
-          () => { pick = { row: r, col: c, options, i: 0 }; render(); const b = $("confirm"); if (b) b.focus(); }, `cell-${cellName(r, c)}`);
+        target(svg, at.x(c), at.y(r), fmt(S.place_at, { cell: cellName(r, c), gain: options[0].words }),
+          () => { pick = { row: r, col: c, options, i: 0 }; render(); const b = $("confirm"); if (b) b.focus({ preventScroll: true }); inView($("preview")); }, `cell-${cellName(r, c)}`, true);
       }
+      if (pick) drawPreview(svg, at);
     }
     if (a.tax) {
       for (const t of a.tax.filter((t) => t.cells.length === 1)) {
         const [r, c] = t.cells[0];
-        target(svg, x(c), y(r), C, `${S.knights} → ${cellName(r, c)}: ${t.words}`, "♞" + t.coins, () => act({ type: "tax", cells: t.cells }), `tax-${cellName(r, c)}`);
+        target(svg, at.x(c), at.y(r), `${S.knights} → ${cellName(r, c)}: ${t.words}`, () => act({ type: "tax", cells: t.cells }), `tax-${cellName(r, c)}`, false);
       }
     }
     if (buildSlot !== null && a.build) {
+      const b0 = state.builders[buildSlot];
       for (const b of a.build.filter((b) => b.slot === buildSlot)) {
-        const name = state.builders[buildSlot].name;
-        target(svg, x(b.col), y(b.row), C, `${fmt(S.build, { building: name, coins: state.builders[buildSlot].cost })}: ${cellName(b.row, b.col)}`, "⌂",
-          () => act({ type: "build", slot: b.slot, cell: [b.row, b.col] }), `build-${cellName(b.row, b.col)}`);
+        target(svg, at.x(b.col), at.y(b.row), `${fmt(S.build, { building: b0.name, coins: b0.cost })}: ${cellName(b.row, b.col)}`,
+          () => act({ type: "build", slot: b.slot, cell: [b.row, b.col] }), `build-${cellName(b.row, b.col)}`, false);
       }
     }
   }
-  function drawPreview(svg, x, y, C) {
+  function drawPreview(svg, at) {
     const option = pick.options[pick.i];
     const d = state.current.find((d) => d.domino === state.actions.domino);
     const [dr, dc] = DIRS[option.dir];
     const cells = [[option.row, option.col], [option.row + dr, option.col + dc]];
-    const g = sv("g", { id: "preview", role: "button", tabindex: "0", class: "cell-legal", "aria-label": fmt(S.preview, { domino: dominoWords(d), cell: cellName(option.row, option.col), direction: S.directions[option.dir], gain: option.words }) });
-    cells.forEach(([r, c], i) => g.append(square(x(c), y(r), C, d.squares[i][0], d.squares[i][1])));
+    const g = sv("g", { id: "preview", role: "button", tabindex: "0", class: "cell-legal preview", "aria-label": fmt(S.preview, { domino: dominoWords(d), cell: cellName(option.row, option.col), direction: S.directions[option.dir], gain: option.words }) });
     const [r0, c0] = cells[0], [r1, c1] = cells[1];
-    g.append(sv("rect", { x: x(Math.min(c0, c1)) - 1, y: y(Math.min(r0, r1)) - 1, width: (Math.abs(c1 - c0) + 1) * C + 2, height: (Math.abs(r1 - r0) + 1) * C + 2, fill: "none", stroke: "#ffec78", "stroke-width": 3 }));
-    g.append(sv("text", { x: x(c0) + 2, y: y(r0) - 3 + C, "font-size": 12, "font-weight": 700, fill: "#ffec78", stroke: "#101218", "stroke-width": 0.6, text: (option.gain > 0 ? "+" : "") + option.gain }));
+    const x0 = at.x(Math.min(c0, c1)), y0 = at.y(Math.min(r0, r1)), w = (Math.abs(c1 - c0) + 1) * U, h = (Math.abs(r1 - r0) + 1) * U;
+    g.append(sv("rect", { class: "hit", x: x0 - 4, y: y0 - 4, width: w + 8, height: h + 8, rx: 8, fill: "#ffec78", "fill-opacity": 0.35 }));
+    cells.forEach(([r, c], i) => g.append(squareG(at.x(c), at.y(r), d.squares[i][0], d.squares[i][1])));
+    g.append(sv("rect", { x: x0 + 2, y: y0 + 2, width: w - 4, height: h - 4, rx: 4, fill: "none", stroke: "#ffec78", "stroke-width": 7 }));
     g.addEventListener("click", rotate);
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); rotate(); } });
     svg.append(g);
+  }
+  // The preview stays where the reader tapped; only when its second square falls under the turn's bar or off the
+  // screen does the page move, by just that much.
+  function inView(node) {
+    if (!node) return;
+    const r = node.getBoundingClientRect();
+    const dock = $("dock"), head = document.querySelector(".top");
+    const bottom = dock && getComputedStyle(dock).position === "sticky" ? dock.getBoundingClientRect().top : innerHeight;
+    const top = head ? head.getBoundingClientRect().bottom : 0;
+    if (r.bottom > bottom - 4) scrollBy(0, r.bottom - bottom + 8);
+    else if (r.top < top + 4) scrollBy(0, r.top - top - 8);
   }
   function rotate() {
     if (!pick) return;
     pick.i = (pick.i + 1) % pick.options.length;
     render();
+    inView($("preview"));
     announce(fmt(S.preview, { domino: "", cell: cellName(pick.row, pick.col), direction: S.directions[pick.options[pick.i].dir], gain: pick.options[pick.i].words }));
   }
   function confirmPlace() {
     if (!pick) return;
     const o = pick.options[pick.i];
     act({ type: "place", cell: [o.row, o.col], direction: o.dir });
+  }
+  // A zoomed kingdom (your move on a phone: 44 px squares or more) scrolls sideways: kept where the reader left it
+  // across redraws, centred on the kingdom when the zoom begins.
+  function kingdomScrolls() {
+    const out = new Map();
+    for (const w of document.querySelectorAll(".kwrap")) out.set(w.dataset.kingdom, [w.scrollLeft, !!w.querySelector(".zoomed")]);
+    return out;
+  }
+  function restoreScrolls(before) {
+    for (const w of document.querySelectorAll(".kwrap")) {
+      if (!w.querySelector(".zoomed") || w.scrollWidth <= w.clientWidth) continue; // (only a zoom scrolls)
+      const [left, zoomed] = before.get(w.dataset.kingdom) || [0, false];
+      w.scrollLeft = zoomed ? left : (w.scrollWidth - w.clientWidth) / 2;
+    }
   }
 
   function renderScores() {
@@ -548,19 +766,123 @@
     if (state.queendomino) head.push(S.coins, S.knights, S.towers);
     table.append(el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
-    state.kingdoms.forEach((k, i) => {
-      const row = [kingdomTitle(k) + (k.queen ? " ♛" : ""), k.score];
+    state.kingdoms.forEach((k) => {
+      const row = [kingdomTitle(k), k.score];
       if (state.queendomino) row.push(k.coins, k.reserve + k.knights.length, k.towers);
-      body.append(el("tr", { class: state.turn && state.turn.kingdom === i ? "acting" : "" }, ...row.map((v, j) => el(j ? "td" : "th", { scope: j ? null : "row", text: String(v) }))));
+      body.append(el("tr", {}, ...row.map((v, j) => el(j ? "td" : "th", { scope: j ? null : "row", text: String(v) }))));
     });
     table.append(body);
-    return el("section", { class: "panel scores-panel" }, el("h2", { text: S.score }), table);
+    return table;
   }
   function renderLog() {
+    const lines = state.log || [];
     const list = el("ol", { class: "log", id: "log" });
-    for (const line of state.log || []) list.append(el("li", { text: line }));
-    return el("section", { class: "panel log-panel" }, el("h2", { text: S.log }), list);
+    for (const line of lines) list.append(el("li", { text: line }));
+    const open = logOpen === null ? WIDE.matches : logOpen;
+    const latest = lines.length ? el("span", { class: "latest", text: lines[lines.length - 1] }) : null;
+    const box = el("details", { class: "panel log-panel", open }, el("summary", {}, el("span", { class: "log-h", text: S.log }), latest), list);
+    box.addEventListener("toggle", () => { logOpen = box.open; });
+    return box;
   }
+
+  // -- motion: what changed since the reader last looked plays once (a domino slides from its line into its
+  // kingdom, a king moves to its claim, a building comes down from the builders' board, the dragon burns its
+  // building), each under 400 ms; nothing moves under prefers-reduced-motion. --------------------------------------
+  function capture() {
+    const at = new Map();
+    for (const node of document.querySelectorAll("[data-fly]")) at.set(node.dataset.fly, { node, rect: node.getBoundingClientRect() });
+    return at;
+  }
+  const visible = (r) => r.width > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  let moving = []; // motions under way, by selector: a redraw meanwhile hands them to its new nodes (`resume`)
+  function move(selector, frames, duration, easing) {
+    const node = document.querySelector(selector);
+    if (!node) return;
+    node.animate(frames, { duration, easing });
+    moving.push({ selector, frames, duration, easing, start: performance.now() });
+  }
+  function resume() {
+    const now = performance.now();
+    moving = moving.filter((m) => now - m.start < m.duration);
+    for (const m of moving) {
+      const node = document.querySelector(m.selector);
+      if (node) node.animate(m.frames, { duration: m.duration, easing: m.easing }).currentTime = now - m.start;
+    }
+  }
+  function play(before) {
+    if (!seen || seen === state || seen.id !== state.id || STILL.matches || !state.kingdoms || !seen.kingdoms) return;
+    if (seen.version === state.version && !state.guess) return; // the same version again (settled), or a tap's redraw
+    const old = seen;
+    const oldK = new Map(old.kingdoms.map((k) => [k.index, k]));
+    for (const k of state.kingdoms) {
+      const was = oldK.get(k.index);
+      if (!was || !$(`kingdom-${k.index}`)) continue;
+      const within = `#kingdom-${k.index}`;
+      const placed = new Set(was.placed.map(([d]) => d));
+      for (const [dom, [[r0, c0], [r1, c1]]] of k.placed) {
+        if (placed.has(dom)) continue;
+        const dir = c1 > c0 ? "right" : r1 > r0 ? "down" : c1 < c0 ? "left" : "up";
+        flyOrDrop(before.get(`dom:${dom}`), `${within} g.placed-dom[data-domino="${dom}"]`, TURNS[dir], true);
+      }
+      const builtBefore = new Set(was.buildings.map((b) => key(...b.cell)));
+      for (const b of k.buildings) {
+        if (!builtBefore.has(key(...b.cell))) flyOrDrop(before.get(`slot:${b.id}`), `${within} .mark.building[data-cell="${key(...b.cell)}"]`, 0, false);
+      }
+      const knightsBefore = new Set(was.knights.map((c) => key(...c)));
+      for (const cell of k.knights) if (!knightsBefore.has(key(...cell))) drop(`${within} .mark.knight[data-cell="${key(...cell)}"]`);
+      if (was.score !== k.score) move(`${within} .kscore b`, [{ transform: "scale(1.4)", color: "#f6c440" }, { transform: "scale(1)" }], DROP_MS, "ease-out");
+    }
+    moveKings(old, before);
+    burn(old, before);
+  }
+  function moveKings(old, before) {
+    const oldHolder = new Map([...old.current, ...old.next].map((d) => [d.domino, d.player]));
+    for (const d of [...state.current, ...state.next]) {
+      if (!d.player || oldHolder.get(d.domino) === d.player || !oldHolder.has(d.domino)) continue;
+      const acted = old.turn && old.turn.player === d.player ? before.get(`king:${old.turn.domino}`) : null;
+      const from = acted || [...before].find(([k, v]) => k.startsWith("king:") && !v.used && oldHolder.get(k.slice(5)) === d.player)?.[1];
+      flyOrDrop(from, `[data-fly="king:${d.domino}"]`, 0, false);
+    }
+  }
+  function burn(old, before) {
+    if (old.dragon !== null && old.dragon !== undefined) return;
+    if (state.dragon === null || state.dragon === undefined) return;
+    flyOrDrop(before.get("dragon"), `#slot-${state.dragon} [data-fly=dragon-at]`, 0, false);
+    const lost = old.builders && old.builders[state.dragon];
+    const was = lost ? before.get(`slot:${lost.id}`) : null;
+    if (was && visible(was.rect)) ghost(was, [{ transform: "none", opacity: 1 }, { transform: "scale(0.3) rotate(-20deg)", opacity: 0 }], FLY_MS);
+    move(`#slot-${state.dragon}`, [{ boxShadow: "0 0 0 6px #ff7a30", backgroundColor: "#8a2a18" }, { boxShadow: "0 0 0 0 transparent" }], FLY_MS, "ease-out");
+  }
+  function ghost(from, frames, duration) {
+    if (from.used) return null;
+    from.used = true;
+    const node = from.node.isConnected ? from.node.cloneNode(true) : from.node; // a part not redrawn keeps its own
+    node.removeAttribute("data-fly");
+    node.style.left = `${from.rect.left}px`; node.style.top = `${from.rect.top}px`;
+    node.style.width = `${from.rect.width}px`; node.style.height = `${from.rect.height}px`;
+    $("fx").append(node);
+    const run = node.animate(frames, { duration, easing: "cubic-bezier(.3,.7,.3,1)" });
+    const done = () => node.remove();
+    run.onfinish = done; run.oncancel = done;
+    return run;
+  }
+  // A piece flies from where it was (`from`: its old place, if the reader could see it) to its new place (`to`, a
+  // selector), turned by `turn` degrees, and shows there as it lands; else it drops into place.
+  function flyOrDrop(from, to, turn, scale) {
+    const node = document.querySelector(to);
+    if (!node) return;
+    if (!from || from.used || !visible(from.rect)) { drop(to); return; }
+    const r = node.getBoundingClientRect();
+    if (!visible(r)) return;
+    const dx = r.left + r.width / 2 - (from.rect.left + from.rect.width / 2), dy = r.top + r.height / 2 - (from.rect.top + from.rect.height / 2);
+    const s = scale ? Math.max(r.width, r.height) / from.rect.width : 1;
+    ghost(from, [{ transform: "none" }, { transform: `translate(${dx}px, ${dy}px) rotate(${turn}deg) scale(${s})` }], FLY_MS);
+    move(to, [{ opacity: 0 }, { opacity: 0, offset: 0.85 }, { opacity: 1 }], FLY_MS, "linear");
+  }
+  function drop(to) {
+    move(to, [{ transform: "scale(1.5)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }], DROP_MS, "ease-out");
+  }
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && state && seen && seen.version !== state.version && state.kingdoms) render(); });
 
   // -- the post-game review (issue #31): worked out after the end at low priority, so asked for again, each time a
   // little later, until it is ready; then drawn below the final scores. ---------------------------------------------
