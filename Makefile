@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint
+.PHONY: run test test-fast bench lint
 
 SDK := web/sdk/node_modules/.package-lock.json
 
@@ -22,6 +22,10 @@ run: $(STAMP) $(SDK)
 
 test: $(STAMP) $(SDK)
 	$(VENV)/bin/python -m pytest -n auto --maxschedchunk 1
+
+# The tests a change most likely breaks, in about two minutes here (README: what it leaves out).
+test-fast: $(STAMP) $(SDK)
+	$(VENV)/bin/python -m pytest -n auto --maxschedchunk 1 --fast
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -27,9 +27,9 @@ from db.models import (
     TurnTimer,
     UserSettings,
 )
-from db.sql import (
+from db.sql import SqlGameStore
+from db.sqlbase import (
     _GAME_COLUMNS,
-    SqlGameStore,
     Transaction,
     _at,
     _check_seat_values,

@@ -25,7 +25,7 @@ from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreUnavailable
 from db.migrate import LATEST_VERSION, migrate_postgres, postgres_schema_version
 from db.people import PeopleSql
-from db.sql import Row, StepHook, to_ms, utc_now
+from db.sqlbase import Row, StepHook, to_ms, utc_now
 
 log = logging.getLogger(__name__)
 

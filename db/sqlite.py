@@ -41,7 +41,7 @@ from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreError
 from db.migrate import LATEST_VERSION, migrate, schema_version_of
 from db.people import PeopleSql
-from db.sql import StepHook, from_ms, to_ms, utc_now
+from db.sqlbase import StepHook, from_ms, to_ms, utc_now
 
 log = logging.getLogger(__name__)
 

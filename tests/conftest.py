@@ -114,11 +114,46 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput["kd_durations"] = known_durations(node.config)
 
 
+FAST_LIMIT = 2.0  # seconds: `make test-fast` leaves out the tests DURATIONS_FILE knows to take this long or longer
+BROWSER_FIXTURES = {"browser", "open_page"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="the tests a change most likely breaks, in about two minutes: leaves out the ones in tests/durations.json "
+        f"({FAST_LIMIT:g} s or more on the 2-core machine), the browser tests and those marked slow",
+    )
+
+
+def fast_selection(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--fast`: drop the long tests (the committed durations, so that every run and every worker drops the same),
+    the ones that drive Chromium and the whole-game property tests marked slow."""
+    known: dict[str, float] = {}
+    with contextlib.suppress(OSError, ValueError):
+        known.update(json.loads(DURATIONS_FILE.read_text()))
+    dropped = [
+        item
+        for item in items
+        if known.get(item.nodeid, 0.0) >= FAST_LIMIT
+        or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        or item.get_closest_marker("slow") is not None
+    ]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        gone = {id(item) for item in dropped}
+        items[:] = [item for item in items if id(item) not in gone]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a pytest-xdist worker, the slow tests first, longest first; the others after them in their usual order.
+    """`--fast`: only the quick tests (`fast_selection`). In a pytest-xdist worker, the slow tests first, longest
+    first; the others after them in their usual order.
     `--maxschedchunk 1` (make test): xdist hands each worker two tests at the start, then one more each time one
     ends, so the first rounds pair each of the longest tests with a quick one: the longest start at once, on
     different workers."""
+    if config.getoption("--fast", False):
+        fast_selection(config, items)
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
         return

@@ -9,16 +9,16 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 # The product code whose functions are checked: folders (every .py file below them) and single modules.
 CHECKED: tuple[str, ...] = ("cogs", "engine", "render", "db", "web", "i18n", "bot.py", "settings.py")
 FUNCTION_LIMIT = 80
 
-# The folders whose classes are checked against CLASS_LIMIT (cogs/ held the bot's large classes until issue #28).
-CLASS_CHECKED: tuple[str, ...] = ("cogs",)
+# The folders whose classes are checked against CLASS_LIMIT: every room of the product but the engine's rules (issue
+# #43: the web board, the store, the pictures and the words, and the test's fake Discord too; `engine/`'s `Game`,
+# `Kingdom` and the search's model stay whole, each the rules of one thing).
+CLASS_CHECKED: tuple[str, ...] = ("cogs", "web", "db", "render", "i18n", "tests/fakediscord")
 CLASS_LIMIT = 400
 
 Node = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -79,8 +79,6 @@ def test_no_function_is_over_the_limit() -> None:
 
 
 def test_no_class_is_over_the_limit() -> None:
-    if not CLASS_CHECKED:
-        pytest.skip("no folder is checked for class length yet: cogs/ joins CLASS_CHECKED once its split is done")
     found = offenders(CLASS_CHECKED, (ast.ClassDef,), CLASS_LIMIT)
     assert not found, (
         f"{len(found)} class(es) over {CLASS_LIMIT} lines: split each by what it is responsible for:\n  "

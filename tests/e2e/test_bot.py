@@ -589,7 +589,7 @@ def _slash(game):
 async def test_the_bot_asks_only_for_server_events_and_gets_no_message_events(fake, bot):
     """The bot identifies with the guilds intent only, so (as on Discord) its own and everyone's messages do not come
     back to it as MESSAGE_CREATE / MESSAGE_UPDATE events; a click and a channel's deletion still do."""
-    from tests.fakediscord.server import GatewaySession
+    from tests.fakediscord.wire import GatewaySession
 
     session = next(s for s in fake.sessions if s.connected)
     before = len(session.events)

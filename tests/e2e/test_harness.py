@@ -21,7 +21,7 @@ from settings import Settings
 from tests.e2e.conftest import GUILD_READY_TIMEOUT
 from tests.e2e.harness_cog import COLOURS
 from tests.fakediscord import BotFactory, BotRunner, Callback, ClientRefused, FakeDiscord, Perm, limits
-from tests.fakediscord import server as fake_server
+from tests.fakediscord import wire as fake_server
 from tests.fakediscord.model import MAX_FILE_SIZE
 
 pytestmark = pytest.mark.e2e

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from tests.e2e.test_harness import bot_extensions, bot_factory  # noqa: F401  (the harness bot, without the cogs)
 from tests.fakediscord import BotRunner, FakeDiscord, RecordedRequest
-from tests.fakediscord import server as fake_server
+from tests.fakediscord import wire as fake_server
 from tests.fakediscord.faults import FaultInjector
 
 pytestmark = pytest.mark.e2e

@@ -220,7 +220,7 @@ async def _no_move_lost_or_doubled(store, game_id: int, told_saved: list[dict]) 
 
 
 MAIN = (
-    "import sys; from tests.fakediscord.server import point_discord_at; point_discord_at(sys.argv[1]); "
+    "import sys; from tests.fakediscord.wire import point_discord_at; point_discord_at(sys.argv[1]); "
     "import bot; sys.exit(bot.main([]))"
 )
 

@@ -16,7 +16,8 @@ from .model import (
     Perm,
 )
 from .runner import BotFactory, BotProcess, BotRunner, no_identify_delay
-from .server import RESPONSE_DEADLINE, FakeDiscord, GatewaySession, RecordedRequest, Violation, point_discord_at
+from .server import FakeDiscord
+from .wire import RESPONSE_DEADLINE, GatewaySession, RecordedRequest, Violation, point_discord_at
 
 __all__ = [
     "RESPONSE_DEADLINE",

@@ -31,7 +31,8 @@ from aiohttp import web
 
 if TYPE_CHECKING:
     from .model import FakeChannel, FakeInteraction, FakeUser
-    from .server import FakeDiscord, RecordedRequest
+    from .server import FakeDiscord
+    from .wire import RecordedRequest
 
 LAUNCH_ACTIVITY = 12  # the interaction callback type (model.Callback.LAUNCH_ACTIVITY)
 CODE_LIFETIME = 600.0  # seconds an authorization code can be exchanged (Discord: 10 minutes)
@@ -109,7 +110,7 @@ class Activities:
     def launch(self, it: FakeInteraction) -> dict[str, Any]:
         """The bot answered `it` with LAUNCH_ACTIVITY: Discord opens the Activity for that person in that channel.
         Returns the callback's `activity_instance` resource."""
-        from .server import invalid_body
+        from .wire import invalid_body
 
         if not self.enabled:
             raise invalid_body(
@@ -139,7 +140,7 @@ class Activities:
     async def _instance(self, rec: RecordedRequest, app: str, instance: str) -> web.Response:
         """`GET /applications/{app}/activity-instances/{instance}` (the bot's token): Discord's
         EmbeddedActivityInstance, where the instance runs and who is in it."""
-        from .server import json_response
+        from .wire import json_response
 
         launch = next((a for a in self.launches if a.instance_id == instance), None)
         if int(app) != self.fake.application_id or launch is None:
@@ -204,7 +205,7 @@ class Activities:
         }
 
     async def _authorize(self, rec: RecordedRequest) -> web.Response:
-        from .server import json_response
+        from .wire import json_response
 
         body = rec.json if isinstance(rec.json, dict) else {}
         user = self.fake.users.get(int(body.get("user_id") or 0))
@@ -217,7 +218,7 @@ class Activities:
     async def _token(self, rec: RecordedRequest) -> web.Response:
         """`POST /oauth2/token`, grant type authorization_code: form-encoded, the client's id and secret in the
         body or as HTTP Basic auth, as Discord's OAuth2 documentation says."""
-        from .server import json_response
+        from .wire import json_response
 
         form = self._form(rec)
         self.exchanges.append(form)

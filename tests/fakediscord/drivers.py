@@ -26,7 +26,8 @@ from .model import (
 )
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord, Violation
+    from .server import FakeDiscord
+    from .wire import Violation
 
 PATIENCE = 60.0  # an upper bound only: a passing test never waits it out; a loaded CI machine can be slow
 """Seconds the fake waits for a condition (an answer, a request, a quiet bot) before failing the test: a safety net,
@@ -161,7 +162,7 @@ class Drivers:
             self._check_command_permission(who, command, perms)
         values = self._option_values(leaf, dict(options or {}), who, where, resolved, client_checks, focused=None)
         data = self._command_data(command, chain, values, resolved)
-        shown = " ".join(f"{o['name']}:{self._show_value(o)}" for o in values)
+        shown = " ".join(f"{o['name']}:{show_value(o)}" for o in values)
         summary = "/" + " ".join(names) + (f" {shown}" if shown else "")
         it = self._new_interaction(InteractionType.APPLICATION_COMMAND, who, where, data, summary)
         await self.send_interaction(it, permissions=permissions)
@@ -310,10 +311,10 @@ class Drivers:
         for component in modal.get("components") or []:
             if component.get("type") == 1:
                 inner = component["components"][0]
-                answer = self._modal_answer(inner, inner.get("label"), remaining, client_checks)
+                answer = modal_answer(inner, inner.get("label"), remaining, client_checks)
                 components.append({"type": 1, "components": [answer]})
             elif component.get("type") == 18:
-                answer = self._modal_answer(component["component"], component.get("label"), remaining, client_checks)
+                answer = modal_answer(component["component"], component.get("label"), remaining, client_checks)
                 components.append({"type": 18, "component": answer})
         if remaining:
             raise AssertionError(f"modal {modal.get('title')!r} has no field {', '.join(map(repr, remaining))}")
@@ -507,34 +508,34 @@ class Drivers:
             return str(attachment.id)
         raise refuse(f"option type {kind} is not supported by the fake")
 
-    @staticmethod
-    def _show_value(option: dict[str, Any]) -> str:
-        return str(option["value"])
 
-    @staticmethod
-    def _modal_answer(
-        component: dict[str, Any], label: str | None, remaining: dict[str, Any], client_checks: bool
-    ) -> dict[str, Any]:
-        custom_id = component.get("custom_id")
-        key = custom_id if custom_id in remaining else label if label in remaining else None
-        if component.get("type") == 4:
-            value = str(remaining.pop(key)) if key is not None else str(component.get("value") or "")
-            if client_checks:
-                if component.get("required", True) and not value:
-                    raise ClientRefused(f"text input {label or custom_id!r} is required")
-                low, high = component.get("min_length"), component.get("max_length")
-                if value and ((low is not None and len(value) < low) or (high is not None and len(value) > high)):
-                    raise ClientRefused(f"text input {label or custom_id!r} takes {low}..{high} characters")
-            return {"type": 4, "custom_id": custom_id, "value": value}
-        chosen = remaining.pop(key) if key is not None else []
-        values = [chosen] if isinstance(chosen, str) else list(chosen)
-        if component.get("type") == 3:
-            options = component.get("options") or []
-            mapped = []
-            for v in values:
-                option = next((o for o in options if v in (o.get("value"), o.get("label"))), None)
-                if option is None:
-                    raise ClientRefused(f"select {label or custom_id!r} has no option {v!r}")
-                mapped.append(option["value"])
-            values = mapped
-        return {"type": component.get("type"), "custom_id": custom_id, "values": values}
+def show_value(option: dict[str, Any]) -> str:
+    return str(option["value"])
+
+
+def modal_answer(
+    component: dict[str, Any], label: str | None, remaining: dict[str, Any], client_checks: bool
+) -> dict[str, Any]:
+    custom_id = component.get("custom_id")
+    key = custom_id if custom_id in remaining else label if label in remaining else None
+    if component.get("type") == 4:
+        value = str(remaining.pop(key)) if key is not None else str(component.get("value") or "")
+        if client_checks:
+            if component.get("required", True) and not value:
+                raise ClientRefused(f"text input {label or custom_id!r} is required")
+            low, high = component.get("min_length"), component.get("max_length")
+            if value and ((low is not None and len(value) < low) or (high is not None and len(value) > high)):
+                raise ClientRefused(f"text input {label or custom_id!r} takes {low}..{high} characters")
+        return {"type": 4, "custom_id": custom_id, "value": value}
+    chosen = remaining.pop(key) if key is not None else []
+    values = [chosen] if isinstance(chosen, str) else list(chosen)
+    if component.get("type") == 3:
+        options = component.get("options") or []
+        mapped = []
+        for v in values:
+            option = next((o for o in options if v in (o.get("value"), o.get("label"))), None)
+            if option is None:
+                raise ClientRefused(f"select {label or custom_id!r} has no option {v!r}")
+            mapped.append(option["value"])
+        values = mapped
+    return {"type": component.get("type"), "custom_id": custom_id, "values": values}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .server import RecordedRequest
+    from .wire import RecordedRequest
 
 # What discord.py retries by itself: its HTTP client retries these 5xx; its webhook adapter (interaction callbacks,
 # follow-ups, edits of the original) retries every 5xx. Both wait `retry_after` after a 429 with a `Via` header.

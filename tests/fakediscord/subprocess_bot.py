@@ -70,7 +70,7 @@ async def run(args: argparse.Namespace) -> int:
     from discord.ext import commands
 
     from .runner import no_identify_delay
-    from .server import point_discord_at
+    from .wire import point_discord_at
 
     point_discord_at(args.base_url)
     stack = contextlib.AsyncExitStack()
