@@ -11,19 +11,11 @@ import sys
 import discord
 from discord.ext import commands
 
+from cogs import EXTENSIONS
 from settings import Settings, SettingsError
 
 log = logging.getLogger("kingdomino")
 
-EXTENSIONS: tuple[str, ...] = (
-    "cogs.lobby",
-    "cogs.play",
-    "cogs.look",
-    "cogs.settings",
-    "cogs.admin",
-    "cogs.board",
-    "cogs.upkeep",
-)
 
 
 class KingdominoBot(commands.AutoShardedBot):

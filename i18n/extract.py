@@ -228,9 +228,9 @@ async def _slash_strings_async(extensions: Iterable[str]) -> list[Found]:
 
 
 def bot_extensions() -> tuple[str, ...]:
-    import bot
+    from cogs import EXTENSIONS
 
-    return tuple(bot.EXTENSIONS)
+    return EXTENSIONS
 
 
 def slash_strings(extensions: Iterable[str] | None = None) -> list[Found]:

@@ -209,3 +209,11 @@ def test_the_web_reaches_none_of_discords_buttons():
     found = {m: sorted(set(targets) & set(DISCORD_BUTTONS)) for m, targets in edges.items() if m.split(".")[0] == "web"}
     found = {m: t for m, t in found.items() if t}
     assert not found, found
+
+
+def test_nothing_imports_the_bots_start_up():
+    """bot.py is start-up only: no module of the product reaches for it (i18n/extract.py used to, for its list of
+    extensions, which cogs/__init__.py now holds)."""
+    edges = graph()
+    found = sorted(m for m, targets in edges.items() if "bot" in targets)
+    assert not found, found

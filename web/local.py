@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from cogs.words import seat_name
+from db.backup import BOT_LEASE_PREFIX, BOT_LEASE_RENEW_SECONDS, BOT_LEASE_SECONDS
 from db.models import GameRecord
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ class LocalBot:
         from cogs import pictures
 
         self.timers.cancel()
+        await asyncio.gather(self.timers, return_exceptions=True)  # its lease on the database is dropped
         self.service.stop_all()
         await self.board.stop()
         await self.board.hub.close()
@@ -139,25 +141,40 @@ async def start_local(settings: Any, store: Any, *, timer_period: float = TIMER_
 
 async def timer_loop(service: Any, period: float = TIMER_PERIOD_SECONDS) -> None:
     """What the admin cog's loop does with Discord: resume computer players and deadlines after a restart, and end
-    what nobody uses: a lobby nobody started (after a day, as the bot's default), a game nobody touched for a week."""
+    what nobody uses: a lobby nobody started (after a day, as the bot's default), a game nobody touched for a week.
+    Like the bot, it holds a lease on the database while it runs (`python -m db restore` refuses to replace it)."""
     timers = service.timers
+    lease = BOT_LEASE_PREFIX + service.owner
 
     async def expire() -> None:
         await timers.expire_lobbies()
         await timers.expire_idle_games(days=IDLE_DAYS)
 
+    async def renew() -> None:
+        await service.store.take_lease(lease, service.owner, BOT_LEASE_SECONDS)
+
     try:
+        await renew()
         await service.reclaim()
         await timers.repair_tables(grace=0)
     except Exception:
         log.exception("The start-up repair failed; the periodic pass tries again")
-    for turn in itertools.count():
-        passes = [timers.repair_tables, timers.run_due]
-        if turn % 12 == 0:  # every minute or so
-            passes.append(expire)
-        for work in passes:
-            try:
-                await work()
-            except Exception:
-                log.exception("%s failed; trying again next period", work.__name__)
-        await asyncio.sleep(period)
+    renew_every = max(1, int(BOT_LEASE_RENEW_SECONDS // max(period, 0.001)))
+    try:
+        for turn in itertools.count():
+            passes = [timers.repair_tables, timers.run_due]
+            if turn % 12 == 0:  # every minute or so
+                passes.append(expire)
+            if turn % renew_every == 0:
+                passes.append(renew)
+            for work in passes:
+                try:
+                    await work()
+                except Exception:
+                    log.exception("%s failed; trying again next period", work.__name__)
+            await asyncio.sleep(period)
+    finally:  # stopped: the database is no longer in use by this process
+        try:
+            await service.store.drop_lease(lease, service.owner)
+        except Exception as error:
+            log.info("The board's lease could not be dropped (it runs out by itself): %s", error)

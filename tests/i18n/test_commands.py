@@ -16,7 +16,7 @@ NAME = re.compile(r"^[-_'\w\u0900-\u097f\u0e00-\u0e7f]{1,32}$")
 
 
 async def tree_payloads() -> list[dict]:
-    from bot import EXTENSIONS
+    from cogs import EXTENSIONS
 
     bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none(), help_command=None)
     for extension in EXTENSIONS:

@@ -339,3 +339,20 @@ async def fake_instance(fake, path: str) -> dict:
     headers = {"Authorization": "Bot fake-token"}
     async with aiohttp.ClientSession() as http, http.get(fake.base_url + "/api/v10" + path, headers=headers) as r:
         return await r.json()
+
+
+async def test_forged_codes_cost_the_board_a_few_calls_to_discord_not_one_each(fake, bot):
+    """A flood of sign-ins with forged codes: each address, and each Activity instance, gets a few a minute before the
+    board calls Discord's token endpoint again; the others are answered 429 without a call."""
+    fake.activities.enabled = True
+    await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2)
+    launch = await launched(fake, fake.alice)
+    place = {"instance_id": launch.instance_id, "channel_id": str(launch.channel.id)}
+    before = len(fake.activities.exchanges)
+    statuses = [(await post_token(bot, {"code": f"forged-{n}", **place}))[0] for n in range(30)]
+    calls = len(fake.activities.exchanges) - before
+    assert statuses.count(403) == calls <= 10 and statuses.count(429) == 30 - calls, statuses
+    # Another instance from the same address: the address's own allowance is spent too.
+    other = {"instance_id": "i-elsewhere", "channel_id": str(launch.channel.id)}
+    assert (await post_token(bot, {"code": "forged-x", **other}))[0] == 429
+    assert len(fake.activities.exchanges) - before == calls, "no call to Discord for the refused ones"

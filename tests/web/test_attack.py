@@ -447,3 +447,22 @@ async def _printed_url(log_path, process) -> str:
             if process.returncode is not None:
                 raise AssertionError(log_path.read_text())
             await asyncio.sleep(0.05)
+
+
+async def test_the_local_board_holds_its_lease_on_the_database_while_it_runs(tmp_path):
+    """`python -m db restore` refuses to replace a database a bot uses: the local board (no token) is such a bot."""
+    from db.backup import sqlite_bot_leases
+
+    settings = board_settings(tmp_path)
+    store = await open_store(settings.database_path, None)
+    try:
+        board_bot = await start_local(settings, store)
+        try:
+            async with asyncio.timeout(WAIT):
+                while not sqlite_bot_leases(settings.database_path):  # its timers' first pass takes it
+                    await asyncio.sleep(0.02)
+        finally:
+            await board_bot.close()
+        assert sqlite_bot_leases(settings.database_path) == [], "dropped when it stopped"
+    finally:
+        await store.close()

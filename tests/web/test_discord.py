@@ -95,3 +95,22 @@ async def test_a_link_opens_its_own_game_only(fake, bot, open_page):
     page.errors.clear()  # the refused stream and state are console errors by design
     await page.goto(f"{bot.board.url}join/{auth.link_token(bot.board.secret, user.id, second.id)}")
     assert await page.wait_turn() == "first_claim", "its own link opens it"
+
+
+async def test_a_personal_link_opens_in_the_first_browser_only(fake, bot, open_page):
+    """A link the bot hands a person (it may travel in a screenshot or a proxy's log) opens their seat in the first
+    browser that opens it, and again there; a second browser is told to ask for a new one and acts for nobody."""
+    rec = await _game(fake, bot)
+    d = rec.game.decision()
+    user = fake.alice if d.player == str(fake.alice.id) else fake.bob
+    link = f"{bot.board.url}join/{auth.link_token(bot.board.secret, user.id, rec.id)}"
+    first = await open_page(link)
+    assert await first.wait_turn() == "first_claim"
+    await first.page.goto(link)  # the same browser again: still theirs
+    assert await first.wait_turn() == "first_claim"
+    second = await open_page(link)
+    assert "opened in another browser" in await second.page.inner_text("body")
+    assert "/play board" in await second.page.inner_text("body")
+    second.errors.clear()  # the refusal is a 403 page: the browser logs it
+    response = await second.page.context.request.get(f"{bot.board.url}api/games/{rec.id}")
+    assert response.status == 403, "the second browser may not even watch"
