@@ -466,3 +466,28 @@ async def test_the_local_board_holds_its_lease_on_the_database_while_it_runs(tmp
         assert sqlite_bot_leases(settings.database_path) == [], "dropped when it stopped"
     finally:
         await store.close()
+
+
+def test_a_flood_of_one_error_is_a_line_a_minute_saying_how_many_were_held_back():
+    now = [0.0]
+    once = guard.OncePerInterval(60.0, clock=lambda: now[0])
+    logger = logging.getLogger("web.test-flood")
+    logger.propagate = False
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    logger.addHandler(Keep())
+    logger.addFilter(once)
+    for _ in range(90_000):  # what "Too many open files" made in 25 s
+        logger.error("socket.accept() out of system resource: %s", "[Errno 24] Too many open files")
+    logger.error("Game %s cannot be read", 7)  # another kind of record goes through at once
+    now[0] += 61.0
+    logger.error("socket.accept() out of system resource: %s", "[Errno 24] Too many open files")
+    assert lines == [
+        "socket.accept() out of system resource: [Errno 24] Too many open files",
+        "Game 7 cannot be read",
+        "socket.accept() out of system resource: [Errno 24] Too many open files (89999 more like this in the last 60 s)",
+    ]
