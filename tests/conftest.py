@@ -71,8 +71,8 @@ def computers_clock_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
 # keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole
-# run on the 2-core machine, 2026-11-28 00:40 UTC, at a load of 8-12, so two to three times their time on an idle one).
-# Only the order changes, never which tests run.
+# run on the 2-core machine, 2026-12-04 20:32-20:46 UTC, at a load of 5-8, so about twice their time on an idle one).
+# Only the order changes, never which tests run (but with `--fast`: make test-fast leaves those out).
 DURATIONS_FILE = Path(__file__).with_name("durations.json")
 DURATIONS_CACHE = "kd/durations"
 SLOW = 1.0  # seconds: slower tests go first, longest first; the others keep their order (modules stay together)
