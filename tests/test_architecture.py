@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from cogs import commit, context, decide, games
-from cogs.lobbydoor import Person
 from cogs.service import GameService
 from db.models import GameStatus, Seat
 from db.sqlite import _WRITES, SqliteGameStore
@@ -343,69 +342,7 @@ async def test_a_whole_game_through_the_commit_path_without_discord(tmp_path, ki
         await store.close()
 
 
-class Recorded:
-    """Where the games are shown, for a test: a list of the tables posted (the `Tables` the local board's service is
-    built with is the same seam)."""
-
-    def __init__(self, host=None) -> None:
-        self.tables: list[tuple[int, list, bool]] = []
-
-    async def post_table(self, rec, game, events, *, note, ping):
-        self.tables.append((rec.version, list(events), game.is_over))
-        return len(self.tables)
-
-    async def post_lobby(self, rec, note):
-        return None
-
-    async def show_lobby(self, rec):
-        return None
-
-    async def lobby_closed(self, rec, text):
-        return None
-
-    async def cancelled(self, rec, by):
-        return None
-
-
-async def test_a_whole_game_through_the_game_service_without_discord(tmp_path):
-    """The game service with no Discord client at all: people's moves through `play`, the computer in the
-    background, and the tables handed to whatever shows them (here a list: the `Tables` it is built with). Every
-    saved event is on exactly one table, in order, and the last table is the final one."""
-    store = await SqliteGameStore.open(tmp_path / "games.sqlite3", synchronous="NORMAL")
-    try:
-        service = GameService(None, store, tables=Recorded)  # no bot: nothing can reach Discord
-        tables = service.tables.tables
-        host = Seat.human(11, "Ann", "#ff0000")
-        rec = await service.open_table(
-            channel_id=503, guild_id=1, host=Person(11, "Ann"), kind="kingdomino", options={"seats": 3}, seats=[host]
-        )
-        await service.join(rec.id, Person(12, "Bob"))
-        await service.add_computer(rec.id, 11, "easy")
-        started = (await service.start_table(rec.id, 11)).started
-        assert started is not None and started.warning is None
-        rec = started.record
-        rng = random.Random(3)
-        while True:
-            await service.idle()
-            rec = await service.games.get(rec.id)
-            if rec.game.is_over:
-                break
-            seat = rec.seat_of(rec.game.decision().player)
-            assert seat is not None and not seat.is_computer  # the computer played in the background
-            action = rng.choice(rec.game.legal_actions())
-            result = await service.play(rec.id, seat.user_id, action, expected_version=rec.version)
-            assert result.warning is None, result.warning_in("en")
-        await service.idle()
-        assert tables and tables[-1][2] and not any(over for _, _, over in tables[:-1])
-        assert [v for v, _, _ in tables] == sorted({v for v, _, _ in tables})  # one table per version at most
-        replay = Game.new(rec.game.config, rec.game.seed)
-        saved = []
-        for record in await store.get_actions(rec.id):
-            saved += replay.apply(action_from_dict(record.action), by=record.player_id)
-        shown = [e for _, events, _ in tables for e in events]
-        assert [(e.kind, e.player, e.text) for e in shown] == [(e.kind, e.player, e.text) for e in saved]
-    finally:
-        await store.close()
+# (A whole game through the game service, with every saved event on exactly one table: tests/service/test_door.py.)
 
 
 async def test_an_unknown_computer_level_is_refused_not_played_as_another():

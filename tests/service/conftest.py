@@ -19,12 +19,14 @@ class Shown:
 
     def __init__(self, host=None) -> None:
         self.tables: list[tuple[int, int]] = []  # (game id, version) of each table posted
+        self.events: dict[int, list] = {}  # per game: the events of its tables, in the order posted
         self.lobbies: list[tuple[int, int, str]] = []  # (game id, version, status) of each lobby shown
         self.cancels: list[tuple[int, int | None]] = []
         self.closed: list[tuple[int, str]] = []
 
     async def post_table(self, rec, game, events, *, note, ping):
         self.tables.append((rec.id, rec.version))
+        self.events.setdefault(rec.id, []).extend(events)
         return 10_000 + len(self.tables)
 
     async def post_lobby(self, rec, note):

@@ -225,9 +225,9 @@ async def _do(service: GameService, rec, op: str, person: Person, arg: int):
 
 
 async def test_a_whole_game_of_people_and_computers_through_the_door(service, heard):
-    """Two people and a computer play a game to its end through the door alone: each move's table posted once for
-    its version, the computers in the background, every change announced and the store's log replaying to its
-    state."""
+    """Two people and a computer play a game to its end through the door alone, with no Discord object: each move's
+    table posted once for its version (every saved event on exactly one table, in order), the computers in the
+    background, every change announced and the store's log replaying to its state."""
     from engine import Game, action_from_dict
 
     rec = await lobby(service, kind="queendomino", seats=3)
@@ -248,8 +248,11 @@ async def test_a_whole_game_of_people_and_computers_through_the_door(service, he
     posted = [v for gid, v in service.tables.tables if gid == rec.id]
     assert posted == sorted(set(posted)) and posted[-1] == rec.version
     replay = Game.new(rec.game.config, rec.game.seed)
+    saved = []
     for record in await service.store.get_actions(rec.id):
-        replay.apply(action_from_dict(record.action), by=record.player_id)
+        saved += replay.apply(action_from_dict(record.action), by=record.player_id)
     assert replay.to_dict() == rec.game.to_dict()
+    shown = service.tables.events[rec.id]  # every saved event on exactly one table, in order
+    assert [(e.kind, e.player, e.text) for e in shown] == [(e.kind, e.player, e.text) for e in saved]
     moves = [c for c in heard.changes if c.kind == "move" and c.game_id == rec.id]
     assert len(moves) == len(rec.game.log) and [c.version for c in moves] == sorted(c.version for c in moves)

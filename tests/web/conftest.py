@@ -70,15 +70,21 @@ async def browser() -> AsyncIterator:
             await chromium.close()
 
 
-@pytest.fixture
-def local_settings(tmp_path: Path) -> Settings:
+def board_settings(tmp_path: Path, **extra) -> Settings:
+    """The settings of a local board (no token) on a free port, its database in `tmp_path`; `extra`: other settings."""
     return Settings(
         token="",
         database_path=tmp_path / "board.sqlite3",
         dev_guild_id=None,
         log_level=logging.INFO,
         web_port=0,
+        **extra,
     )
+
+
+@pytest.fixture
+def local_settings(tmp_path: Path) -> Settings:
+    return board_settings(tmp_path)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from db import open_store
-from settings import Settings
+from tests.web.conftest import board_settings
 from web import auth, guard, lobby
 from web.local import start_local
 
@@ -25,17 +25,6 @@ WAIT = 30.0
 def store_url(request) -> str | None:
     """The local board's store: the SQLite file, or a fresh PostgreSQL database."""
     return None if request.param == "sqlite" else request.getfixturevalue("pg_url")
-
-
-def board_settings(tmp_path, **extra) -> Settings:
-    return Settings(
-        token="",
-        database_path=tmp_path / "board.sqlite3",
-        dev_guild_id=None,
-        log_level=logging.INFO,
-        web_port=0,
-        **extra,
-    )
 
 
 @pytest.fixture
