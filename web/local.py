@@ -154,13 +154,13 @@ async def timer_loop(service: Any, period: float = TIMER_PERIOD_SECONDS) -> None
         await service.store.take_lease(lease, service.owner, BOT_LEASE_SECONDS)
 
     try:
-        await renew()
-        await service.reclaim()
-        await timers.repair_tables(grace=0)
-    except Exception:
-        log.exception("The start-up repair failed; the periodic pass tries again")
-    renew_every = max(1, int(BOT_LEASE_RENEW_SECONDS // max(period, 0.001)))
-    try:
+        try:
+            await renew()
+            await service.reclaim()
+            await timers.repair_tables(grace=0)
+        except Exception:
+            log.exception("The start-up repair failed; the periodic pass tries again")
+        renew_every = max(1, int(BOT_LEASE_RENEW_SECONDS // max(period, 0.001)))
         for turn in itertools.count():
             passes = [timers.repair_tables, timers.run_due]
             if turn % 12 == 0:  # every minute or so
