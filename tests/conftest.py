@@ -70,7 +70,7 @@ def computers_clock_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # How long each test takes, to hand the longest out first in a parallel run: what the last runs measured (each run
-# keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 2 s of a whole
+# keeps its tests' durations in pytest's cache, .pytest_cache), else DURATIONS_FILE (the tests over 1 s of a whole
 # run on the 2-core machine, 2026-12-04 20:32-20:46 UTC, at a load of 5-8, so about twice their time on an idle one).
 # Only the order changes, never which tests run (but with `--fast`: make test-fast leaves those out).
 DURATIONS_FILE = Path(__file__).with_name("durations.json")
@@ -114,7 +114,7 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput["kd_durations"] = known_durations(node.config)
 
 
-FAST_LIMIT = 2.0  # seconds: `make test-fast` leaves out the tests DURATIONS_FILE knows to take this long or longer
+FAST_LIMIT = 1.0  # seconds: `make test-fast` leaves out the tests DURATIONS_FILE knows to take this long or longer
 BROWSER_FIXTURES = {"browser", "open_page"}
 
 
