@@ -25,7 +25,7 @@ from i18n import LANGUAGES, translate
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
-from . import assets, auth
+from . import assets, auth, rules
 from .activity import SignIns
 from .errors import Declined, Refusal
 from .guard import (
@@ -94,6 +94,7 @@ class Board:
         games, lobby, tables = "/api/games", self.lobby, self.tables
         for method, path, handler in (
             ("GET", "/", self.page),
+            ("GET", "/rules", rules.page),
             ("GET", "/static/{name}", self.static),
             ("GET", "/static/sdk/{path:[A-Za-z0-9_./-]+}", self.sign_ins.sdk),
             ("POST", "/api/token", self.sign_ins.sign_in),

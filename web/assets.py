@@ -20,6 +20,7 @@ TYPES = {
     "index.html": "text/html",
     "board.js": "text/javascript",
     "board.css": "text/css",
+    "rules.css": "text/css",
     "favicon.svg": "image/svg+xml",
 }
 ART_MARK = b"<!--art-->"  # where index.html takes the symbols
