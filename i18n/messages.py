@@ -1727,7 +1727,7 @@ RULES_CHOOSE = N_("The rules of which game?")
 RULES_BACK = N_("Back to the table")
 # Translators: The rules page: the heading of the list of its sections (links).
 RULES_CONTENTS = N_("Contents")
-# Translators: The rules page: before the facts of the table it was opened from ('4 players', '5x5', '12 rounds').
+# Translators: The rules page: before the facts of the table it was opened from ('4 players', '5×5', '12 rounds').
 RULES_AT_TABLE = N_("At this table")
 # Translators: The rules page: how many people play a game, like '2-4 players'.
 RULES_PLAYER_RANGE = N_("{low}-{high} players")
@@ -1804,21 +1804,21 @@ RULES_SUM_QUEEN = N_(
 # Translators: The rules page's summary: where a domino may go. {size}: the kingdom's side at this table, 5 or 7.
 RULES_SUM_PLACE = N_(
     "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in "
-    "{size}x{size}. A domino that fits nowhere is discarded."
+    "{size}×{size}. A domino that fits nowhere is discarded."
 )
 # Translators: The rules page's summary, for no table in particular: where a domino may go.
 RULES_SUM_PLACE_ANY = {
     "kingdomino": N_(
-        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5x5 "
-        "(7x7 in Mighty Duel). A domino that fits nowhere is discarded."
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5×5 "
+        "(7×7 in Mighty Duel). A domino that fits nowhere is discarded."
     ),
     "queendomino": N_(
-        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5x5 "
-        "(7x7 with 2 players). A domino that fits nowhere is discarded."
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5×5 "
+        "(7×7 with 2 players). A domino that fits nowhere is discarded."
     ),
     "royal-wedding": N_(
-        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 7x7 "
-        "(5x5 with 5 to 7 players). A domino that fits nowhere is discarded."
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 7×7 "
+        "(5×5 with 5 to 7 players). A domino that fits nowhere is discarded."
     ),
 }
 # Translators: The rules page's summary (Kingdomino): the score.
@@ -1956,13 +1956,13 @@ RULES_PLACE_TOUCH = N_(
 )
 # Translators: The rules page, 'Placing a domino'. {size}: the kingdom's side at this table, 5 or 7.
 RULES_PLACE_FIT = N_(
-    "Afterwards the whole kingdom, castle included, must fit in a square of {size}x{size}. Your castle need not be in "
-    "the middle."
+    "Afterwards the whole kingdom, castle included, must fit within {size}×{size}. Your castle need not be in the "
+    "middle."
 )
 # Translators: The rules page, 'Placing a domino', for no table in particular.
 RULES_PLACE_FIT_ANY = N_(
-    "Afterwards the whole kingdom, castle included, must fit in a square of 5x5, or 7x7 where the set-up says so. "
-    "Your castle need not be in the middle."
+    "Afterwards the whole kingdom, castle included, must fit within 5×5, or 7×7 where the set-up says so. Your "
+    "castle need not be in the middle."
 )
 # Translators: The rules page, 'Placing a domino'.
 RULES_PLACE_DISCARD = N_(
@@ -2062,13 +2062,13 @@ RULES_VARIANT_TEXT = {
     ),
     "middle-kingdom": N_(
         "+10 points when your castle is the centre of your kingdom: every square lies within 2 cells of it (3 in a "
-        "kingdom of 7x7), both across and down. Gaps are allowed."
+        "kingdom of 7×7), both across and down. Gaps are allowed."
     ),
     "harmony": N_(
         "+5 points when none of your dominoes was discarded. Dominoes left unclaimed on a line do not count, nor do "
         "gaps alone."
     ),
-    "mighty-duel": N_("Kingdomino with 2 players: all 48 dominoes, kingdoms of 7x7, 12 rounds."),
+    "mighty-duel": N_("Kingdomino with 2 players: all 48 dominoes, kingdoms of 7×7, 12 rounds."),
     "three-player-four-dominoes": N_(
         "Kingdomino with 3 players, as Board Game Arena plays it: all 48 dominoes in lines of 4; the domino left "
         "unclaimed is discarded each round."
