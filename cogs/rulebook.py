@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
 from engine.config import GAMES, PLAYER_RANGE, VARIANTS, ConfigError, GameConfig, Setup
 from i18n import messages as M
@@ -82,6 +83,34 @@ def table(game: str, variants: frozenset[str] | None = None, players: int | None
     return found
 
 
+def table_of(kind: str, config: dict, started: bool) -> Table:
+    """The rules' table of a stored game: its `GameRecord.config` (the lobby's options, or the engine's configuration
+    once `started`)."""
+    variants = frozenset(config.get("variants", ()))
+    if started:
+        return Table(kind, variants, len(config.get("players", ())) or None, bool(config.get("teams")))
+    seats = config.get("seats")
+    return Table(kind, variants, int(seats) if seats else None, bool(config.get("teams")))
+
+
+def address(t: Table | None, lang: str | None = None, back: str | None = None) -> str:
+    """The rules page's address relative to the board's root: `rules?game=...&variants=...&players=...&lang=...`."""
+    query: dict[str, str] = {}
+    if t is not None:
+        query["game"] = t.game
+        if t.variants is not None:
+            query["variants"] = ",".join(v for v in VARIANTS if v in t.variants)
+        if t.players is not None:
+            query["players"] = str(t.players)
+        if t.teams:
+            query["teams"] = "1"
+    if lang:
+        query["lang"] = lang
+    if back:
+        query["back"] = back
+    return "rules" + ("?" + urlencode(query) if query else "")
+
+
 # -- the set-ups: one row per way to deal a game -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Row:
@@ -130,9 +159,12 @@ def setup_cells(row: Row, game: str, lang: str) -> tuple[str, ...]:
 
 
 def setup_rows(t: Table) -> list[Row]:
-    """The rows of the game's set-ups this page shows: all of them, or, on a table's page, those of its variants."""
+    """The rows of the game's set-ups this page shows: all of them, or, on a table's page, its own (those of its
+    number of players, and of its variants)."""
     rows = []
     for row in ROWS[t.game]:
+        if t.players is not None and (row.players, row.teams) != (t.players, t.teams):
+            continue
         if t.variants is not None:
             if row.variant is not None and row.variant not in t.variants:
                 continue
@@ -238,7 +270,7 @@ SECTIONS: tuple[tuple[str, tuple[Block, ...]], ...] = (
             li(M.RULES_SUM_TURN_Q, QUEEN_RULES, "king"),
             li(M.RULES_SUM_STEPS, QUEEN_RULES, "steps"),
             li(M.RULES_SUM_QUEEN, QUEEN_RULES, "queen"),
-            li(sized(M.RULES_SUM_PLACE, M.RULES_SUM_PLACE_ANY), ALL, "castle"),
+            *(li(sized(M.RULES_SUM_PLACE, M.RULES_SUM_PLACE_ANY), {game}, "castle") for game in GAMES),
             li(M.RULES_SUM_SCORE, {K}, "crown"),
             li(M.RULES_SUM_SCORE_Q, QUEEN_RULES, "crown"),
         ),
@@ -414,7 +446,7 @@ def table_facts(t: Table, lang: str) -> list[str]:
         if setup.kings_per_player > 1:
             facts.append(translate_plural(lang, *M.RULES_KINGS_EACH, setup.kings_per_player))
         facts += [f"{setup.kingdom_size}×{setup.kingdom_size}", translate_plural(lang, *M.RULES_ROUNDS, setup.rounds)]
-    return facts + [variant_name(v, lang) for v in (t.variants or ()) if v in VARIANTS]
+    return facts + [variant_name(v, lang) for v in VARIANTS if v in (t.variants or ())]
 
 
 # -- docs/rules.md: the English of every game, each block once, under the first game it is for --------------------------

@@ -1772,13 +1772,13 @@ RULES_SUM_GOAL = N_(
 )
 # Translators: The rules page's summary (Queendomino): what the game is about.
 RULES_SUM_GOAL_Q = N_(
-    "Each domino has two squares of land, some with crowns. Add dominoes around your castle to build large "
-    "territories that hold many crowns, and put buildings on your town squares."
+    "Each domino has two squares of land, some with crowns. Around your castle, build large territories rich in crowns,"
+    " and buildings on your town squares."
 )
 # Translators: The rules page's summary (Royal Wedding): what the game is about.
 RULES_SUM_GOAL_RW = N_(
-    "Queendomino played with the dominoes of both boxes: the lines come from Queendomino and Kingdomino in turn. With "
-    "6 or 8 players you may play in teams of two, each team sharing one kingdom."
+    "Queendomino with the dominoes of both boxes: one line from each box in turn. With 6 or 8 players, teams of two "
+    "may share a kingdom."
 )
 # Translators: The rules page's summary (Kingdomino): a turn.
 RULES_SUM_TURN = N_(
@@ -1788,13 +1788,13 @@ RULES_SUM_TURN = N_(
 )
 # Translators: The rules page's summary (Queendomino, Royal Wedding): a turn.
 RULES_SUM_TURN_Q = N_(
-    "Each round the kings play in the order of the line, lowest number first. On your turn, place the domino under "
-    "your king, take the optional steps below, then put your king on a free domino of the next line."
+    "The kings play in the order of the line, lowest number first. On your turn, place the domino under your king, take"
+    " the optional steps below, then put your king on a free domino of the next line."
 )
 # Translators: The rules page's summary (Queendomino, Royal Wedding): the optional steps of a turn.
 RULES_SUM_STEPS = N_(
-    "Optional, in this order: send knights onto the domino just placed to collect tax in coins; build a building of "
-    "the builders' board on a town square; pay the dragon 1 coin to burn a building of the board."
+    "Optional, in this order: send knights onto the domino just placed to collect tax; build a building of the "
+    "builders' board on a town square; pay 1 coin for the dragon to burn a building of the board."
 )
 # Translators: The rules page's summary (Queendomino, Royal Wedding): the queen.
 RULES_SUM_QUEEN = N_(
@@ -1828,7 +1828,7 @@ RULES_SUM_SCORE = N_(
 )
 # Translators: The rules page's summary (Queendomino, Royal Wedding): the score.
 RULES_SUM_SCORE_Q = N_(
-    "At the end each territory is worth its squares times its crowns (a town's crowns are its buildings'); add the "
+    "At the end each territory is worth its squares times its crowns (a town's crowns are its buildings'), plus the "
     "buildings' points and 1 point per 3 coins. The highest score wins."
 )
 

@@ -12,7 +12,6 @@ import gzip
 import html
 import re
 from functools import lru_cache
-from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -21,6 +20,7 @@ from cogs.rulebook import (
     Item,
     RulesRefusal,
     Table,
+    address,
     is_this_table,
     sections,
     setup_cells,
@@ -29,7 +29,7 @@ from cogs.rulebook import (
     table_facts,
     variant_name,
 )
-from engine.config import GAMES, PLAYER_RANGE, VARIANTS
+from engine.config import GAMES, PLAYER_RANGE
 from i18n import LANGUAGES, resolve_locale, term, translate
 from i18n import messages as M
 from render.svg import sprite
@@ -123,20 +123,7 @@ def chrome(title: str, lang: str, back: str | None, main: str, t: Table | None) 
 
 def link(t: Table | None, lang: str | None, back: str | None) -> str:
     """The address of these rules in another language, or of another game's rules."""
-    query: dict[str, str] = {}
-    if t is not None:
-        query["game"] = t.game
-        if t.variants is not None:
-            query["variants"] = ",".join(v for v in VARIANTS if v in t.variants)
-        if t.players is not None:
-            query["players"] = str(t.players)
-        if t.teams:
-            query["teams"] = "1"
-    if lang:
-        query["lang"] = lang
-    if back:
-        query["back"] = back
-    return "rules" + ("?" + urlencode(query) if query else "")
+    return address(t, lang, back)
 
 
 def footer(t: Table | None, lang: str, back: str | None) -> str:
