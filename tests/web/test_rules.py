@@ -310,3 +310,19 @@ async def test_every_summary_fits_one_phone_screen(local, browser, lang):
             assert bottom <= 844 and wide, (lang, t, bottom)
     finally:
         await context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "es", "ro"])
+async def test_the_set_up_tables_fit_a_phone(local, browser, lang):
+    """Every game's whole set-up table (seven columns) within 390 px, without scrolling sideways."""
+    context = await browser.new_context(**PHONE, locale=lang)
+    try:
+        page = await context.new_page()
+        for game in ("kingdomino", "queendomino", "royal-wedding"):
+            await page.goto(local.board.url + address(Table(game)))
+            fits = await page.evaluate(
+                "() => { const w = document.querySelector('.setup-wrap'); return w.scrollWidth <= w.clientWidth; }"
+            )
+            assert fits, (lang, game)
+    finally:
+        await context.close()
