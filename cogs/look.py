@@ -21,6 +21,7 @@ from .checks import GAMES, checked, in_server
 from .context import Context, context_of
 from .looks import look_place, send_look
 from .reviews import resume_reviews
+from .rulebook import Table, address, table_of
 from .views import guarded
 from .words import GAME_NAMES, UserError, clip, game_name, safe
 
@@ -34,6 +35,17 @@ RULES = {
 def rules_text(kind: str, lang: str = "en") -> str:
     """The rules in short, in `lang`: Royal Wedding adds its paragraph to Queendomino's."""
     return "\n".join(translate(lang, msgid) for msgid in RULES.get(kind, RULES["kingdomino"]))
+
+
+def rules_link(service, table: Table, lang: str) -> discord.ui.View | None:
+    """A link button to the whole rules of `table` on the board, in `lang`, when the board has a public address."""
+    public = getattr(getattr(service, "board", None), "public_url", None)
+    if not public:
+        return None
+    view = discord.ui.View(timeout=None)
+    label = translate(lang, M.RULES_LINK_BUTTON)
+    view.add_item(discord.ui.Button(label=label, url=public + address(table, lang), emoji="📖"))
+    return view
 
 
 class LookCog(commands.Cog):
@@ -120,13 +132,17 @@ class LookCog(commands.Cog):
 
         async def work():
             kind = checked(game, GAMES, "game")
+            table = Table(kind) if kind else None
             if kind is None and interaction.channel_id is not None:
                 try:  # the channel's game, or the one that just ended there
-                    kind = (await ctx.service.games.latest(interaction.channel_id)).kind
+                    rec = await ctx.service.games.latest(interaction.channel_id)
+                    kind, table = rec.kind, table_of(rec.kind, rec.config, rec.game is not None)
                 except UserError:
                     kind = None
             kind = kind or "kingdomino"
-            await interaction.response.send_message(rules_text(kind, ctx.lang), ephemeral=True)
+            link = rules_link(ctx.service, table or Table(kind), ctx.lang)
+            extra = {"view": link} if link else {}
+            await interaction.response.send_message(rules_text(kind, ctx.lang), ephemeral=True, **extra)
 
         await guarded(ctx, work())
 

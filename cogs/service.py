@@ -62,10 +62,12 @@ Words = Callable[[str], str]  # a sentence in the language asked for
 
 class BoardAccess(Protocol):
     """The web board as the Discord side sees it (web/ gives it; None without a board): a person's signed link to a
-    game's board, and whether the board opens inside Discord (the Activity's sign-in is set up)."""
+    game's board, whether the board opens inside Discord (the Activity's sign-in is set up), and its public address
+    (None when it has none: /rules then links nowhere)."""
 
     link_minutes: int
     activity: bool
+    public_url: str | None
 
     def link(self, game_id: int, user_id: int, seat: int | None) -> str | None: ...
 

@@ -1711,3 +1711,384 @@ GRID_CASTLE = N_("CC", context="grid:castle")
 WEB_NOSCRIPT = N_(
     "The board needs JavaScript: allow it for this page, or play with the pictures and buttons in Discord."
 )
+
+# -- the rules page (web/rules.py, cogs/rulebook.py; docs/rules.md is made from these English sentences) --------------
+# The rules of each game, read by a person who has never played: a one-screen summary, then the whole rules. Each
+# entry is one paragraph or one list item; the page puts the pieces' pictures beside them. Use the glossary's words:
+# a reader learns the game from this page alone.
+# Translators: The web board's header: the link that opens the rules of the game on the screen (an icon beside it; on
+# a phone only screen readers hear it). One short word.
+WEB_RULES = N_("Rules")
+# Translators: The rules page (a web page of the board): its title and main heading.
+RULES_PAGE_TITLE = N_("{game}: the rules")
+# Translators: The rules page opened with no game: the heading over the three games to choose from.
+RULES_CHOOSE = N_("The rules of which game?")
+# Translators: The rules page: the link back to the board's table it was opened from (for screen readers; an icon).
+RULES_BACK = N_("Back to the table")
+# Translators: The rules page: the heading of the list of its sections (links).
+RULES_CONTENTS = N_("Contents")
+# Translators: The rules page: before the facts of the table it was opened from ('4 players', '5×5', '12 rounds').
+RULES_AT_TABLE = N_("At this table")
+# Translators: The rules page: how many people play a game, like '2-4 players'.
+RULES_PLAYER_RANGE = N_("{low}-{high} players")
+# Translators: The rules page: a fact of the table, '12 rounds'.
+RULES_ROUNDS = NP_("{n} round", "{n} rounds")
+# Translators: The rules page: a fact of the table with 2 players: each player has 2 kings.
+RULES_KINGS_EACH = NP_("{n} king each", "{n} kings each")
+# Translators: The rules page: a fact of a Royal Wedding table played in teams.
+RULES_IN_TEAMS = N_("in teams of two")
+# Translators: The rules page: the links to the same rules in the other languages follow (each in its own name).
+RULES_OTHER_LANGUAGES = N_("In other languages")
+# Translators: The rules page: the links to the rules of the other games follow.
+RULES_OTHER_GAMES = N_("The other games")
+# Translators: The rules page opened for a game that does not exist (an old or mistyped link): said above the three
+# games to choose from.
+RULES_BAD_GAME = N_("There are no rules for “{typed}”: choose Kingdomino, Queendomino or Royal Wedding.")
+# Translators: Discord, under the private /rules summary: a link button to the whole rules on the web board, in the
+# reader's language.
+RULES_LINK_BUTTON = N_("The whole rules, with pictures")
+BUTTON_LABELS += [RULES_LINK_BUTTON]
+
+# Translators: The rules page: the headings of its sections, in this order.
+RULES_HEADINGS = {
+    "summary": N_("In short"),
+    "words": N_("The pieces"),
+    "setup": N_("Set-up"),
+    "first": N_("The first round"),
+    "turn": N_("A turn"),
+    "placing": N_("Placing a domino"),
+    "buildings": N_("Buildings, towers and the queen"),
+    "round_end": N_("End of a round"),
+    "scoring": N_("Scoring"),
+    "end": N_("End of the game and ties"),
+    "variants": N_("Variants"),
+}
+
+# The summary: one screen on a phone, each item beside a picture.
+# Translators: The rules page's summary (Kingdomino): what the game is about.
+RULES_SUM_GOAL = N_(
+    "Each domino has two squares of land, some with crowns. Add dominoes around your castle to build large "
+    "territories that hold many crowns."
+)
+# Translators: The rules page's summary (Queendomino): what the game is about.
+RULES_SUM_GOAL_Q = N_(
+    "Each domino has two squares of land, some with crowns. Around your castle, build large territories rich in crowns,"
+    " and buildings on your town squares."
+)
+# Translators: The rules page's summary (Royal Wedding): what the game is about.
+RULES_SUM_GOAL_RW = N_(
+    "Queendomino with the dominoes of both boxes: one line from each box in turn. With 6 or 8 players, teams of two "
+    "may share a kingdom."
+)
+# Translators: The rules page's summary (Kingdomino): a turn.
+RULES_SUM_TURN = N_(
+    "Each round the kings play in the order of the line, lowest number first. On your turn, place the domino under "
+    "your king in your kingdom, then put your king on a free domino of the next line: a high number often has more "
+    "crowns but plays later."
+)
+# Translators: The rules page's summary (Queendomino, Royal Wedding): a turn.
+RULES_SUM_TURN_Q = N_(
+    "The kings play in the order of the line, lowest number first. On your turn, place the domino under your king, take"
+    " the optional steps below, then put your king on a free domino of the next line."
+)
+# Translators: The rules page's summary (Queendomino, Royal Wedding): the optional steps of a turn.
+RULES_SUM_STEPS = N_(
+    "Optional, in this order: send knights onto the domino just placed to collect tax; build a building of the "
+    "builders' board on a town square; pay 1 coin for the dragon to burn a building of the board."
+)
+# Translators: The rules page's summary (Queendomino, Royal Wedding): the queen.
+RULES_SUM_QUEEN = N_(
+    "The kingdom with the most towers hosts the queen: it builds for 1 coin less and she is one more crown at the "
+    "end, but it may not bribe the dragon."
+)
+# Translators: The rules page's summary: where a domino may go. {size}: the kingdom's side at this table, 5 or 7.
+RULES_SUM_PLACE = N_(
+    "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in "
+    "{size}×{size}. A domino that fits nowhere is discarded."
+)
+# Translators: The rules page's summary, for no table in particular: where a domino may go.
+RULES_SUM_PLACE_ANY = {
+    "kingdomino": N_(
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5×5 "
+        "(7×7 in Mighty Duel). A domino that fits nowhere is discarded."
+    ),
+    "queendomino": N_(
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 5×5 "
+        "(7×7 with 2 players). A domino that fits nowhere is discarded."
+    ),
+    "royal-wedding": N_(
+        "A domino must touch your castle or a square of the same terrain, and your whole kingdom must fit in 7×7 "
+        "(5×5 with 5 to 7 players). A domino that fits nowhere is discarded."
+    ),
+}
+# Translators: The rules page's summary (Kingdomino): the score.
+RULES_SUM_SCORE = N_(
+    "At the end each territory, a group of squares of one terrain joined by their sides, is worth its squares times "
+    "its crowns. The highest score wins."
+)
+# Translators: The rules page's summary (Queendomino, Royal Wedding): the score.
+RULES_SUM_SCORE_Q = N_(
+    "At the end each territory is worth its squares times its crowns (a town's crowns are its buildings'), plus the "
+    "buildings' points and 1 point per 3 coins. The highest score wins."
+)
+
+# The whole rules, section by section.
+# Translators: The rules page, 'The pieces': a domino.
+RULES_WORDS_DOMINO = N_("A domino has two squares; each square shows a terrain and 0 to 3 crowns.")
+# Translators: The rules page, 'The pieces': a territory and a kingdom.
+RULES_WORDS_TERRITORY = N_(
+    "A territory is a group of squares of one terrain joined by their sides. Your kingdom is your castle and the "
+    "dominoes you added to it; it may hold several territories of one terrain."
+)
+# Translators: The rules page, 'The pieces': the castle.
+RULES_WORDS_CASTLE = N_("The castle is no terrain: it joins no territory and is worth nothing.")
+# Translators: The rules page, 'The pieces': a line of dominoes.
+RULES_WORDS_LINE = N_("A line is the row of dominoes drawn for a round, always sorted by number, lowest first.")
+# Translators: The rules page, 'Set-up': the headings of the table of set-ups, one row per number of players. Short:
+# a phone shows the seven columns side by side.
+RULES_SETUP_COLUMNS = {
+    "players": N_("Players"),
+    "dominoes": N_("Dominoes"),
+    "line": N_("Per line"),
+    "kings": N_("Kings each"),
+    "kingdom": N_("Kingdom"),
+    "rounds": N_("Rounds"),
+    "left": N_("Discarded per round"),
+}
+# Translators: The rules page, the set-up table: how many dominoes a game uses, '24 of 48' (drawn at random from the
+# box). {used}: the dominoes used; {total}: the dominoes in the box.
+RULES_DOMINOES_OF = N_("{used} of {total}")
+# Translators: The rules page, the set-up table: a row of Royal Wedding in teams, '6 in teams'. {n}: 6 or 8 players.
+RULES_ROW_TEAMS = N_("{n} in teams")
+# Translators: The rules page, the set-up table: the row of Kingdomino's Mighty Duel ('2, Mighty Duel'). {n}: 2.
+# {variant}: the variant's name.
+RULES_ROW_VARIANT = N_("{n}, {variant}")
+# Translators: The rules page, the set-up table: the row of Board Game Arena's rule for 3 players. {n}: 3.
+RULES_ROW_LINES_OF_FOUR = N_("{n}, lines of 4")
+# Translators: The rules page, 'Set-up'.
+RULES_SETUP_CASTLE = N_("Every kingdom starts with its castle alone.")
+# Translators: The rules page, 'Set-up' (Kingdomino with 2 or 3 players).
+RULES_SETUP_ASIDE = N_("With 2 or 3 players the dominoes are drawn at random; the others are set aside unseen.")
+# Translators: The rules page, 'Set-up' (Queendomino, Royal Wedding).
+RULES_SETUP_BUILDINGS = N_(
+    "The 32 buildings are shuffled into a face-down stack, and 6 are turned face up onto the builders' board, whose "
+    "slots cost 5, 4, 3, 2, 1 and 0 coins."
+)
+# Translators: The rules page, 'Set-up' (Queendomino, Royal Wedding).
+RULES_SETUP_DRAGON = N_("The dragon waits in its cave and the queen beside the board: nobody hosts her yet.")
+# Translators: The rules page, 'Set-up' (Queendomino, Royal Wedding).
+RULES_SETUP_KNIGHTS = N_(
+    "Each kingdom gets 1 knight and 7 coins. The supply holds 22 knights and 15 towers; coins never run out."
+)
+# Translators: The rules page, 'The first round'.
+RULES_FIRST_LINE = N_(
+    "A line is drawn, sorted by number and turned face up. The kings are drawn in a random order; in that order each "
+    "king's player puts it on a free domino of the line, one king per domino."
+)
+# Translators: The rules page, 'The first round' (Kingdomino with 2 players).
+RULES_FIRST_TWO = N_("With 2 players all four kings are drawn together, so one player may put both of theirs first.")
+# Translators: The rules page, 'The first round' (Queendomino with 2 players).
+RULES_FIRST_TWO_Q = N_(
+    "With 2 players one king is drawn at random and put first; then the other player puts both of theirs, and the "
+    "first player puts the last king."
+)
+# Translators: The rules page, 'The first round'.
+RULES_FIRST_NEXT = N_("Then the next line is drawn beside it, sorted and face up.")
+# Translators: The rules page, 'A turn'.
+RULES_TURN_ORDER = N_(
+    "Each round the kings play in the order of the current line: the king on the lowest number first."
+)
+# Translators: The rules page, 'A turn' (Kingdomino): the first of two numbered items. “Placing a domino” is the
+# heading of another section of the page: use your translation of it.
+RULES_TURN_PLACE = N_(
+    "Place the domino under your king in your kingdom (see “Placing a domino”); discard it when, and only when, it "
+    "fits nowhere."
+)
+# Translators: The rules page, 'A turn' (Kingdomino): the second numbered item.
+RULES_TURN_CHOOSE = N_(
+    "Put your king on a free domino of the next line: that sets the order of the next round. In the last round there "
+    "is no next line, so this is skipped."
+)
+# Translators: The rules page, 'A turn' (Kingdomino with 2 players).
+RULES_TURN_TWO_KINGS = N_("With 2 players each king has a turn of its own, so you may play twice in a row.")
+# Translators: The rules page, 'A turn' (Kingdomino).
+RULES_TURN_NEXT_LINE = N_("When every king has played, the next line is drawn.")
+# Translators: The rules page, 'A turn' (Queendomino, Royal Wedding): before the list of the steps A to E.
+RULES_TURN_STEPS = N_("A turn has five steps, in this order; A and E are compulsory, B, C and D optional:")
+# Translators: The rules page, 'A turn' (Queendomino, Royal Wedding): the steps A to E, each with its letter.
+# “Placing a domino” is the heading of another section of the page.
+RULES_TURN_Q = {
+    "place": N_(
+        "A. Place the domino under your king in your kingdom (see “Placing a domino”), or discard it if it fits "
+        "nowhere."
+    ),
+    "tax": N_(
+        "B. Tax: send 1 or 2 knights from your reserve onto the domino just placed, one per square. Each knight "
+        "collects as many coins as its territory has squares. Knights stay until the end of the game; a kingdom "
+        "sends at most 2 knights a round."
+    ),
+    "build": N_(
+        "C. Build: choose a building on the builders' board, pay its slot's cost and put it on a town square of your "
+        "kingdom that has no building yet. The slot stays empty until the end of the round."
+    ),
+    "dragon": N_(
+        "D. Dragon: if the dragon is in its cave and you do not host the queen, pay 1 coin to have it burn a building "
+        "of the builders' board; that building leaves the game. The dragon stays on its slot until the end of the "
+        "round, so it flies at most once a round."
+    ),
+    "claim": N_("E. Choose a free domino of the next line for your king (not in the last round)."),
+}
+# Translators: The rules page, 'A turn' (Queendomino with 2 players).
+RULES_TURN_TWO_Q = N_("With 2 players you take steps A to E for each of your kings, so twice a round.")
+# Translators: The rules page, 'A turn' (Queendomino, Royal Wedding).
+RULES_TURN_DISCARD = N_(
+    "After a discard there is no tax, since nothing was placed, but you may still build, bribe the dragon and choose "
+    "your next domino."
+)
+# Translators: The rules page, 'Placing a domino': its rules, one list item each.
+RULES_PLACE_TURN = N_("Turn the domino as you like: across or upright, either square first.")
+# Translators: The rules page, 'Placing a domino'.
+RULES_PLACE_EMPTY = N_("Both squares go on empty cells.")
+# Translators: The rules page, 'Placing a domino'.
+RULES_PLACE_TOUCH = N_(
+    "At least one of its squares touches, side to side, your castle (which goes with every terrain) or a square of "
+    "the same terrain."
+)
+# Translators: The rules page, 'Placing a domino'. {size}: the kingdom's side at this table, 5 or 7.
+RULES_PLACE_FIT = N_(
+    "Afterwards the whole kingdom, castle included, must fit within {size}×{size}. Your castle need not be in the "
+    "middle."
+)
+# Translators: The rules page, 'Placing a domino', for no table in particular.
+RULES_PLACE_FIT_ANY = N_(
+    "Afterwards the whole kingdom, castle included, must fit within 5×5, or 7×7 where the set-up says so. Your "
+    "castle need not be in the middle."
+)
+# Translators: The rules page, 'Placing a domino'.
+RULES_PLACE_DISCARD = N_(
+    "A domino that fits nowhere is discarded and missing at the end; a domino that fits somewhere may never be "
+    "discarded."
+)
+# Translators: The rules page, 'Placing a domino': under a picture where a new domino's forest square touches a
+# forest.
+RULES_FIGURE_YES = N_("Yes: the forest touches a forest.")
+# Translators: The rules page, 'Placing a domino': under a picture where a new domino (a swamp and a mine) touches only
+# a wheat field and a lake.
+RULES_FIGURE_NO = N_("No: neither square touches the castle or a square of its own terrain.")
+# Translators: The rules page, 'Scoring'.
+RULES_SCORE_TERRITORY = N_(
+    "Each territory is worth its squares times its crowns; a territory without a crown is worth nothing. Several "
+    "territories of one terrain each count on their own."
+)
+# Translators: The rules page, 'Scoring': before a pictured kingdom and what each of its territories is worth.
+RULES_SCORE_EXAMPLE = N_("For example, this kingdom:")
+# Translators: The rules page, 'Scoring': what one territory of the pictured kingdom is worth, '3 × 2 = 6'. {squares}:
+# its squares; {crowns}: its crowns; {points}: their product.
+RULES_SCORE_LINE = N_("{terrain}: {squares} × {crowns} = {points}")
+# Translators: The rules page, 'Scoring': the pictured kingdom's total.
+RULES_SCORE_TOTAL = NP_("In all: {n} point", "In all: {n} points")
+# Translators: The rules page, 'Scoring' (Queendomino, Royal Wedding).
+RULES_SCORE_COINS = N_("Coins: 1 point per 3 coins.")
+# Translators: The rules page, 'Scoring' (Queendomino, Royal Wedding).
+RULES_SCORE_TOWN = N_(
+    "Town squares carry no printed crowns: a town territory's crowns are those of the buildings standing in it."
+)
+# Translators: The rules page, 'Scoring' (Queendomino, Royal Wedding).
+RULES_SCORE_QUEEN = N_(
+    "The kingdom that hosts the queen at the end puts her on its largest territory, of any terrain, where she is one "
+    "more crown."
+)
+# Translators: The rules page, 'Scoring' (Queendomino, Royal Wedding).
+RULES_SCORE_BUILDINGS = N_(
+    "Each building adds the points it shows: a fixed number; or 2 points per separate territory of its terrain; or 1 "
+    "point per tower in the kingdom; or 1 point per knight owned, in the kingdom or the reserve."
+)
+# Translators: The rules page, 'Buildings, towers and the queen'.
+RULES_BUILD_KNIGHTS = N_(
+    "Some buildings bring knights into your reserve when you build them; you may send them from your next turn."
+)
+# Translators: The rules page, 'Buildings, towers and the queen'.
+RULES_BUILD_TOWERS = N_(
+    "Some buildings come with towers, set on them. As soon as your kingdom has the most towers of all, ties "
+    "included, the queen comes to you."
+)
+# Translators: The rules page, 'Buildings, towers and the queen'.
+RULES_BUILD_QUEEN = N_(
+    "While you host the queen, every building costs you 1 coin less (never below 0), and you may not bribe the dragon."
+)
+# Translators: The rules page, 'Buildings, towers and the queen'. {guardhouse} and {treasury}: the two buildings'
+# names (term:building.fortified_guardhouse, term:building.treasury), as the subject of their clause.
+RULES_BUILD_TAX = N_(
+    "Two buildings raise every tax you collect: the {guardhouse} by 1 coin per knight you own, the {treasury} by 1 "
+    "coin per tower in your kingdom."
+)
+# Translators: The rules page, 'Buildings, towers and the queen'.
+RULES_BUILD_CROWN = N_("A building with a crown adds that crown to the town territory it stands in.")
+# Translators: The rules page, 'End of a round' (Queendomino, Royal Wedding).
+RULES_ROUND_DRAGON = N_("The dragon goes back to its cave.")
+# Translators: The rules page, 'End of a round' (Queendomino, Royal Wedding).
+RULES_ROUND_SLIDE = N_(
+    "The buildings left on the builders' board slide toward the cheapest slots, keeping their order, and the empty "
+    "slots are refilled from the stack while it lasts."
+)
+# Translators: The rules page, 'End of a round' (Queendomino, Royal Wedding): the set-up's table has a column of
+# these ('Discarded per round').
+RULES_ROUND_LEFT = N_("The dominoes nobody chose, if any are left on the line, are discarded.")
+# Translators: The rules page, 'End of a round' (Queendomino, Royal Wedding).
+RULES_ROUND_NEXT = N_("The next line is drawn.")
+# Translators: The rules page, 'End of the game and ties'.
+RULES_END_LAST = N_("The game ends after the last round, when every kingdom has placed or discarded its last domino.")
+# Translators: The rules page, 'End of the game and ties' (Kingdomino).
+RULES_END_TIES = N_(
+    "The highest score wins. A tie goes to the largest territory, then to the most crowns in all; if still tied, the "
+    "players share the win."
+)
+# Translators: The rules page, 'End of the game and ties' (Queendomino, Royal Wedding).
+RULES_END_TIES_Q = N_(
+    "The highest score wins. A tie goes to the largest territory, then to the most coins left over after the "
+    "3-for-1 conversion; if still tied, the players share the win."
+)
+# Translators: The rules page, 'Variants', for no table in particular: before the list of variants.
+RULES_VARIANTS_ANY = N_("A table may add any of these variants:")
+# Translators: The rules page, 'Variants', opened from a table: before the list of its variants.
+RULES_VARIANTS_TABLE = N_("This table plays with:")
+# Translators: The rules page, 'Variants', opened from a table that plays none.
+RULES_VARIANTS_NONE = N_("This table plays without a variant.")
+# Translators: The rules page, 'Variants': what each variant changes, after its name.
+RULES_VARIANT_TEXT = {
+    "dynasty": N_(
+        "Three games in a row; the highest sum of the three scores wins. A tie goes to the largest territory of the "
+        "last game, then to its crowns (Kingdomino) or its leftover coins (Queendomino, Royal Wedding)."
+    ),
+    "middle-kingdom": N_(
+        "+10 points when your castle is the centre of your kingdom: every square lies within 2 cells of it (3 in a "
+        "kingdom of 7×7), both across and down. Gaps are allowed."
+    ),
+    "harmony": N_(
+        "+5 points when none of your dominoes was discarded. Dominoes left unclaimed on a line do not count, nor do "
+        "gaps alone."
+    ),
+    "mighty-duel": N_("Kingdomino with 2 players: all 48 dominoes, kingdoms of 7×7, 12 rounds."),
+    "three-player-four-dominoes": N_(
+        "Kingdomino with 3 players, as Board Game Arena plays it: all 48 dominoes in lines of 4; the domino left "
+        "unclaimed is discarded each round."
+    ),
+}
+# Translators: The rules page, 'Royal Wedding': its section, one list item each.
+RULES_RW = {
+    "boxes": N_(
+        "Queendomino's rules with both boxes of dominoes, each shuffled on its own. The lines come from the two boxes "
+        "in turn, Queendomino first."
+    ),
+    "numbers": N_(
+        "Numbers are printed per box, so a domino is named by its box and number (Q12, K12), and each line is sorted "
+        "within itself."
+    ),
+    "teams": N_(
+        "Teams of two (6 or 8 players) share one castle and kingdom, one starting knight and 7 coins, their reserve, "
+        "coins and score; team scores are compared."
+    ),
+    "team_play": N_(
+        "In a team each player has a king of their own and decides for it, and may spend the team's knights and coins."
+    ),
+}

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("cogs", "web", "db", "engine", "render", "i18n")
 SINGLES = ("bot", "settings")
-DISCORD_FREE = ("cogs.decide", "cogs.commit", "cogs.games", "cogs.lobbyrules", "cogs.words")
+DISCORD_FREE = ("cogs.decide", "cogs.commit", "cogs.games", "cogs.lobbyrules", "cogs.words", "cogs.rulebook")
 # The cogs that answer people's clicks and commands (Discord's buttons, selects and slash commands) and build their
 # controls: the web board reaches none of them.
 DISCORD_BUTTONS = (

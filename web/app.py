@@ -4,9 +4,9 @@ it changes.
 
 `Board` composes the rooms of the server, each a concern of its own: who reads and acts (`web.people`), the guard's
 limits (`web.guard`), the games as the boards show them (`web.snapshots`), the live streams (`web.streams`), a
-game's moves and review (`web.tables`), the local tables and their lobby (`web.lobby`), and the Activity's sign-in
-(`web.activity`). Every URL the page uses is relative, so the board works under any prefix (Discord's Activity proxy
-maps one)."""
+game's moves and review (`web.tables`), the local tables and their lobby (`web.lobby`), the rules page
+(`web.rules`), and the Activity's sign-in (`web.activity`). Every URL the page uses is relative, so the board works
+under any prefix (Discord's Activity proxy maps one)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from i18n import LANGUAGES, translate
 from i18n import messages as M
 from render.palette import TERRAIN_COLOURS
 
-from . import assets, auth
+from . import assets, auth, rules
 from .activity import SignIns
 from .errors import Declined, Refusal
 from .guard import (
@@ -94,6 +94,7 @@ class Board:
         games, lobby, tables = "/api/games", self.lobby, self.tables
         for method, path, handler in (
             ("GET", "/", self.page),
+            ("GET", "/rules", rules.page),
             ("GET", "/static/{name}", self.static),
             ("GET", "/static/sdk/{path:[A-Za-z0-9_./-]+}", self.sign_ins.sdk),
             ("POST", "/api/token", self.sign_ins.sign_in),

@@ -20,6 +20,7 @@ TYPES = {
     "index.html": "text/html",
     "board.js": "text/javascript",
     "board.css": "text/css",
+    "rules.css": "text/css",
     "favicon.svg": "image/svg+xml",
 }
 ART_MARK = b"<!--art-->"  # where index.html takes the symbols
@@ -37,16 +38,23 @@ def asset(name: str, lang: str = "en") -> tuple[bytes, bytes, str]:
 
 def in_language(page: str, lang: str) -> str:
     """The page as it reads before any script runs, in the reader's language: its `lang`, its title, the language
-    menu's label, the home link's name and what it says without JavaScript."""
+    menu's label, the home link's name, the rules link's and what it says without JavaScript."""
     words = {key: html.escape(translate(lang, msgid)) for key, msgid in PAGE_WORDS.items()}
     page = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', page, count=1)
     page = re.sub(r"<title>.*?</title>", f"<title>{words['title']}</title>", page, count=1)
     page = page.replace('id="lang-label">Language<', f'id="lang-label">{words["language"]}<')
     page = page.replace('class="home">', f'class="home" aria-label="{words["home"]}">', 1)
+    page = page.replace('class="words">Rules<', f'class="words">{words["rules"]}<', 1)
     return re.sub(r"<noscript>.*?</noscript>", f"<noscript><p>{words['noscript']}</p></noscript>", page, flags=re.S)
 
 
-PAGE_WORDS = {"title": M.WEB_APP_TITLE, "language": M.WEB_LANGUAGE, "home": M.WEB_BACK, "noscript": M.WEB_NOSCRIPT}
+PAGE_WORDS = {
+    "title": M.WEB_APP_TITLE,
+    "language": M.WEB_LANGUAGE,
+    "home": M.WEB_BACK,
+    "noscript": M.WEB_NOSCRIPT,
+    "rules": M.WEB_RULES,  # the header's link to the rules (web/rules.py)
+}
 
 
 def respond(request: web.Request, name: str, lang: str = "en") -> web.Response:

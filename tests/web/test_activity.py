@@ -356,3 +356,22 @@ async def test_forged_codes_cost_the_board_a_few_calls_to_discord_not_one_each(f
     other = {"instance_id": "i-elsewhere", "channel_id": str(launch.channel.id)}
     assert (await post_token(bot, {"code": "forged-x", **other}))[0] == 429
     assert len(fake.activities.exchanges) - before == calls, "no call to Discord for the refused ones"
+
+
+async def test_the_rules_open_inside_discord_and_lead_back_to_the_table(fake, bot, discord_client):
+    """Issue #46: the header's Rules inside the Activity (under Discord's proxy prefix): the table's rules in one tap,
+    then the page's link back reopens the board on the same game (the Activity's query kept, signed in again)."""
+    fake.activities.enabled = True
+    await start_game(fake, fake.alice, "kingdomino", [fake.bob], game="kingdomino", players=2, harmony=True)
+    rec = await bot.store.get_active_game(fake.channel("kingdomino").id)
+    launch = await launched(fake, fake.alice)
+    _, page = await discord_client(launch)
+    assert f"#{rec.id}" in await page.page.inner_text("#title")
+    await page.tap("#rules")
+    await page.page.wait_for_selector("#summary", timeout=STEP_TIMEOUT_MS)
+    assert "game=kingdomino" in page.page.url and "variants=harmony" in page.page.url and "players=2" in page.page.url
+    assert await page.page.locator("#variant-harmony").count() == 1
+    await page.tap("#home")
+    await page.page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT_MS)
+    assert f"#{rec.id}" in await page.page.inner_text("#title")
+    assert not page.errors, page.errors

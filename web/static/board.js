@@ -93,12 +93,29 @@
     for (const code of ME.languages) sel.append(el("option", { value: code, selected: code === ME.lang, text: S.languages[code] || code }));
     sel.addEventListener("change", async () => { await api("api/lang", { lang: sel.value }); location.reload(); });
     $("home").setAttribute("aria-label", S.back);
+    rulesLink();
     $("home").title = S.back;
     const params = new URLSearchParams(location.search);
     const g = params.get("game");
     if (params.get("frame_id")) await inDiscord();
     else if (g && /^\d+$/.test(g)) openBoard(Number(g));
     else home();
+  }
+
+  // -- the header's Rules (issue #46): one tap to the rules of the game on the screen (its variants, players, teams)
+  // in the page's language, or, with no game open, to the choice of games; the rules page links back here (`back`).
+  function rulesLink() {
+    const q = new URLSearchParams();
+    if (state && state.id === gid && gid !== null) {
+      const lob = state.lobby;
+      q.set("game", state.kind);
+      q.set("variants", ((lob ? lob.variants : state.variants) || []).join(","));
+      q.set("players", String(lob ? lob.size : state.seats.length));
+      if (lob ? lob.teams : (state.kingdoms || []).some((k) => k.players.length > 1)) q.set("teams", "1");
+    }
+    q.set("lang", ME.lang);
+    if (location.search) q.set("back", location.search);
+    $("rules").href = "rules?" + q;
   }
 
   // -- inside Discord: the Embedded App SDK (served by the bot), sign-in through Discord, the channel's game -----
@@ -125,6 +142,7 @@
 
   // -- the list of games and a new table (local play) ---------------------------------------------------------
   async function home() {
+    rulesLink();
     $("title").textContent = S.app_title;
     document.title = S.app_title;
     const main = $("main");
@@ -218,6 +236,7 @@
     if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
     const first = !state || state.id !== next.id;
     state = next;
+    rulesLink();
     render(first);
     if (!first) speak();
     else { lastLog = state.log || []; lastLine = state.status_line || ""; }
