@@ -1855,3 +1855,6 @@ WEB_HINT_NOT_PLAYING = N_("There is no move to suggest: this game is not being p
 WEB_HINT_BUSY = N_("Your other hint is still being worked out: try again in a moment.")
 # Translators: The web board: shown when the hint could not be worked out.
 WEB_HINT_FAILED = N_("The hint could not be worked out; it has been logged.")
+# Translators: The web board's lobby: its heading for a person who did not open the table. {taken}: seats taken;
+# {size}: the table's seats.
+WEB_LOBBY_SEATS = N_("{taken} of {size} seats taken.")

@@ -233,7 +233,9 @@ def lobby_view(rec: GameRecord, viewers: tuple[int, ...], lang: str) -> dict:
         "variants": list(rec.config.get("variants", ())),
         "teams": bool(rec.config.get("teams")),
         "hints": bool(rec.config.get("hints")),
-        "heading": translate(lang, M.WEB_WAITING, free=max(0, size - len(rec.seats)), size=size),
+        "heading": translate(
+            lang, M.WEB_LIST_YOUR_TABLE if host else M.WEB_LOBBY_SEATS, taken=len(rec.seats), size=size
+        ),
         "line": None,
         "can_start": False,
     }

@@ -238,7 +238,7 @@
     try {
       // Refused (and said why) unless this board is open to the reader; else the newest state, shown at once: when
       // the live connection is refused (a very busy board), these reads every few seconds keep the page current.
-      show(await api(`api/games/${id}`));
+      show(await api(`api/games/${id}`), true);
       if (SESSION) query = "&s=" + encodeURIComponent((await api(`api/games/${id}/stream`)).token);
     } catch (err) {
       $("main").replaceChildren(el("p", { class: "panel", text: err.message }));
@@ -259,11 +259,12 @@
   }
   // A state of the game from the server (its live stream, or a read when the stream is refused): drawn, unless it
   // is the one on screen or older than a move drawn before the server confirmed it.
-  function show(next) {
+  // `again`: the reader's view itself changed (a seat taken or left: the same version, another person's view).
+  function show(next, again) {
     if (pending && next.id === pending.base.id && next.version <= pending.base.version) { pending.base = next; return; }
     pending = null; // the server's word on the move shown at once (the same, or what happened instead)
     const same = (x, y) => JSON.stringify(x || null) === JSON.stringify(y || null);
-    if (state && state.id === next.id && state.version === next.version && !state.settling === !next.settling &&
+    if (!again && state && state.id === next.id && state.version === next.version && !state.settling === !next.settling &&
       same(state.wait, next.wait) && !state.undo === !next.undo) return;
     if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; dropHint(); }
     const first = !state || state.id !== next.id;
@@ -527,7 +528,7 @@
     if (a && a.skip && a.kind !== "place" && !pick) {
       bar.append(el("button", { class: "btn" + (shown && shown.type === "skip" ? " hinted" : ""), id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
     }
-    if (a && state.hint && !pick && !(hint && hint.gid === gid && hint.version === state.version)) {
+    if (a && state.hint && !pick && !step && !(hint && hint.gid === gid && hint.version === state.version)) { // (the guide first)
       bar.append(el("button", { class: "btn", id: "hint", on: { click: askHint } }, icon("star", null, "btn-icon"), " ", S.hint_button));
     }
     const wait = state.wait && state.status === "playing" ? el("p", { class: "wait", id: "wait", role: "status" },
@@ -755,8 +756,8 @@
       const legal = canBuild || canBurn;
       const chosen = buildSlot === slot || dragonSlot === slot;
       const hinted = shown && (shown.type === "build" || shown.type === "dragon") && shown.slot === slot;
-      const label = canBuild ? fmt(S.build, { building: b.name, coins: b.cost }) : canBurn ? fmt(S.burn_with_dragon, { building: b.name })
-        : `${b.name}, ${fmt(S.cost, { coins: b.cost })}${b.why ? ". " + b.why : ""}`;
+      const label = (canBuild ? fmt(S.build, { building: b.name, coins: b.cost }) : canBurn ? fmt(S.burn_with_dragon, { building: b.name })
+        : `${b.name}, ${fmt(S.cost, { coins: b.cost })}`) + (b.why ? ". " + b.why : "");
       const pic = icon("building-" + b.id, null, "pic");
       pic.dataset.fly = `slot:${b.id}`;
       const tag = canBuild ? el("span", { class: "act act-build" }, icon("coin"), S.slot_build)
@@ -975,10 +976,11 @@
   // The hint's cells, outlined in gold over the kingdom (the marks take no tap: the squares under them do).
   function hintMark(svg, at, cells) {
     const g = sv("g", { class: "hint-mark", id: "hint-mark", "pointer-events": "none" });
-    for (const [r, c] of cells) {
-      if (!at.inside(r, c)) continue;
-      g.append(sv("rect", { x: at.x(c) + 8, y: at.y(r) + 8, width: U - 16, height: U - 16, rx: 10, fill: "none", stroke: "#f6c440", "stroke-width": 6, "stroke-dasharray": "4 8" }));
-    }
+    cells.forEach(([r, c], i) => {
+      if (!at.inside(r, c)) return;
+      g.append(sv("rect", { x: at.x(c) + 4, y: at.y(r) + 4, width: U - 8, height: U - 8, rx: 10, fill: "#f6c440", "fill-opacity": 0.28, stroke: "#f6c440", "stroke-width": 7 }));
+      if (i === 0) g.append(use("star", at.x(c) + 30, at.y(r) + 30, 40, { color: "#f6c440" }));
+    });
     svg.append(g);
   }
   function drawPreview(svg, at) {
