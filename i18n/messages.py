@@ -1717,26 +1717,28 @@ WEB_NOSCRIPT = N_(
 # Translators: The web board's list of games: an open table the reader does not sit at. {taken}: seats taken; {size}:
 # the table's seats.
 WEB_LIST_OPEN = N_("Open table: {taken} of {size} seats taken.")
-# Translators: The web board's list of games and lobby: a table the reader opened, not started yet.
+# Translators: The web board's list of games and lobby: a table the reader opened, not started yet. {taken}: seats
+# taken; {size}: the table's seats.
 WEB_LIST_YOUR_TABLE = N_("Your table: {taken} of {size} seats taken.")
 # Translators: The web board's list of games and lobby: the reader sits at a table its host has not started. {host}:
 # the host's name.
 WEB_WAITING_FOR_HOST = N_("Waiting for {host} to start the game.")
 # Translators: The web board's lobby, for its host: the table can start (more people may still take a seat).
 WEB_LOBBY_READY = N_("The table can start: start the game when everyone is here.")
-# Translators: The web board's lobby: a team's heading above its two seats (Royal Wedding).
+# Translators: The web board's lobby: a team's heading above its two seats (Royal Wedding). {number}: 1, 2, 3...
 WEB_TEAM = N_("Team {number}")
-# Translators: The web board's lobby: after the name of the person who opened the table (one word, lower case).
-WEB_HOST = N_("host")
+# Translators: The web board's lobby: after the name of the person who opened the table (one word, lower case): the
+# table's host, not the queen's.
+WEB_HOST = N_("host", context="lobby")
 # Translators: The web board's lobby: the name (for screen readers) of the menu of a computer player's level. {name}:
 # its name, like 'Bot 1 (easy)'.
 WEB_LEVEL_OF = N_("Level of {name}")
 # Translators: The web board's lobby: the name (for screen readers) of the button that takes a computer player away.
 WEB_REMOVE = N_("Remove {name}")
 # Translators: The web board's lobby: the name (for screen readers) of a button that moves a seat up (teams).
-WEB_MOVE_UP = N_("Move {name} up")
+WEB_MOVE_UP = N_("Put {name} one seat up")
 # Translators: The web board's lobby: the name (for screen readers) of a button that moves a seat down (teams).
-WEB_MOVE_DOWN = N_("Move {name} down")
+WEB_MOVE_DOWN = N_("Put {name} one seat down")
 # Translators: The web board's lobby: a button (the host seats a computer player of the level chosen beside it).
 WEB_ADD_COMPUTER = N_("Add a computer player")
 # Translators: The web board's lobby: a button (the reader leaves their seat before the start).
@@ -1778,8 +1780,9 @@ WEB_TIP_DRAGON = N_("Tap a building for the dragon to burn (1 coin): nobody can 
 # Translators: The web board's first-game guide: its name (for screen readers), and its heading outside the numbered
 # steps.
 WEB_GUIDE_LABEL = N_("First-game guide")
-# Translators: The web board's first-game guide: its heading. {step}: 1, 2 or 3; {steps}: 3.
-WEB_GUIDE_TITLE = N_("First game: step {step} of {steps}")
+# Translators: The web board's first-game guide: its heading, which of the first turn's three taps it shows.
+# {step}: 1, 2 or 3; {steps}: 3.
+WEB_GUIDE_TITLE = N_("First game: {step} of {steps}")
 # Translators: The web board's first-game guide: a button.
 WEB_GUIDE_SKIP = N_("Skip the guide")
 # Translators: The web board's first-game guide, when choosing a domino of the first line.
