@@ -127,3 +127,31 @@ async def test_the_guide_speaks_the_readers_language(local, open_page, lang):
     await tapped(page, ".dom.legal")
     await page.wait_turn("place")
     assert await page.page.inner_text("#guide .guide-text") == words["guide_spot"].replace("{size}", "5")
+
+
+async def test_queendominos_tax_build_and_dragon_are_guided_when_they_first_come(local, open_page, tmp_path):
+    """Each of Queendomino's optional steps gets the guide's card (marking its controls) the first time it comes,
+    then never again; a whole game played."""
+    page = await open_page(local.board.url)
+    await open_table(page, "queendomino", 2, 1)
+    marks = {"tax": "[id^=tax-]", "build": ".slot.build", "dragon": ".slot.burn"}
+    guided: dict[str, int] = {}
+    later: list[str] = []
+    rng = random.Random(9)
+    while (kind := await page.wait_turn()) != "over":
+        step = await step_of(page)
+        if kind in marks:
+            if kind not in guided:
+                assert step == kind, f"no guide at the first {kind} step"
+                await all_marked(page, marks[kind])
+                guided[kind] = await page.version()
+                if kind == "tax":
+                    await laid_out(page.page)
+                    await shoot(page.page, tmp_path, "guide-tax-phone")
+            elif step == kind:
+                later.append(kind)
+        await play_step(page, rng)
+    assert "tax" in guided and ("build" in guided or "dragon" in guided), guided
+    assert later == [], f"the guide came back at {later}"
+    stored = await page.page.evaluate("() => JSON.parse(localStorage.getItem('kd_guide'))")
+    assert all(stored.get(k) for k in guided), stored

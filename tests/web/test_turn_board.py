@@ -157,6 +157,7 @@ async def test_queendomino_build_and_burn_read_and_look_different(local, browser
         assert cost > coins and s["why"] == f"You need {cost} coins, you have {coins}.", s
         assert s["why"] in s["label"], "its accessible name says why too"
     await laid_out(raw)
+    await raw.evaluate("() => document.querySelector('.builders-panel').scrollIntoView({ block: 'center' })")
     await both_sizes(raw, tmp_path, "queendomino-build")
     # The burn: confirmed right beside the building tapped, in view.
     await page.tap(f"#{burn[0]['id']}")

@@ -625,11 +625,11 @@
     return null;
   }
   function guideActed(action) {
-    const step = guideStep();
-    if (!step) return;
-    if (ECONOMY[step.key]) guide[step.key] = true;
-    if (step.key === "confirm" && action.type === "place") guide.placed = true;
-    if (action.type === "claim" && guide.placed && !guide.first && state.actions.kind !== "first_claim") guide.first = true;
+    if (guide.off || !state || !myTurn()) return;
+    const kind = state.actions.kind;
+    if (ECONOMY[kind]) guide[kind] = true; // (its card is hidden while a building is chosen: done all the same)
+    if (kind === "place" && action.type === "place") guide.placed = true;
+    if (action.type === "claim" && guide.placed && kind !== "first_claim") guide.first = true;
     saveGuide();
   }
   function guideCard(step) {
