@@ -4,9 +4,9 @@ it changes.
 
 `Board` composes the rooms of the server, each a concern of its own: who reads and acts (`web.people`), the guard's
 limits (`web.guard`), the games as the boards show them (`web.snapshots`), the live streams (`web.streams`), a
-game's moves and review (`web.tables`), the local tables and their lobby (`web.lobby`), and the Activity's sign-in
-(`web.activity`). Every URL the page uses is relative, so the board works under any prefix (Discord's Activity proxy
-maps one)."""
+game's moves and review (`web.tables`), a hint at the reader's turn (`web.hints`), the local tables and their lobby
+(`web.lobby`, their list in `web.gamelist`), and the Activity's sign-in (`web.activity`). Every URL the page uses
+is relative, so the board works under any prefix (Discord's Activity proxy maps one)."""
 
 from __future__ import annotations
 
