@@ -1749,7 +1749,8 @@ WEB_CANCEL_TABLE = N_("Cancel the table")
 WEB_TABLE_CLOSED = N_("This table is closed.")
 # Translators: The web board's new-table form: a checkbox. "Show me a good move" is the hint's button.
 WEB_HINTS_OPTION = N_('Hints ("Show me a good move"): the game is then not rated')
-# Translators: The web board's lobby, at a table opened with hints.
+# Translators: The web board's lobby and the lobby message in Discord's channel, at a table opened with hints (the
+# web board's "Show me a good move").
 WEB_HINTS_TABLE = N_("Hints are on at this table: anyone may ask for a good move, so the game is not rated.")
 # Translators: The web board: the tip under the turn while placing. {size}: 5 or 7.
 WEB_TIP_PLACE = N_(
