@@ -17,7 +17,6 @@ from settings import Settings, SettingsError
 log = logging.getLogger("kingdomino")
 
 
-
 class KingdominoBot(commands.AutoShardedBot):
     """The bot. It receives its settings and its game store; `setup_hook` loads the cogs and the buttons that must
     keep working across restarts. Commands are synced only on demand (`/admin sync` or `--sync`)."""

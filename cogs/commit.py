@@ -271,6 +271,8 @@ class Commits:
         saved = config.to_dict()
         if options.get("language"):  # the game's language stays beside the engine's config
             saved["language"] = options["language"]
+        if options.get("hints"):  # a table opened with hints: the board offers them, the game is not rated
+            saved["hints"] = True
         try:
             timer = turn_timer(rec, game, self.clock())
             await self.store.start_game(rec.id, rec.version, config=saved, state=game.to_dict(), timer=timer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -17,7 +18,7 @@ from db.models import GameStatus
 from engine import Action, Game
 from engine.ai.pool import PoolBusy
 
-from .decide import Result
+from .decide import Change, Result
 from .logs import set_where
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ class Computers:
         self.host = host
         self.chains: dict[int, asyncio.Task] = {}  # per game: its computer players at work
         self.waits: dict[int, asyncio.Event] = {}  # per game: its computers' wait for an undo (set: play now)
+        self.until: dict[int, tuple[float, float]] = {}  # per game waiting: (when they play, epoch s; the wait's s)
         self.undo_offers: dict[int, Callable[[], Awaitable[None]]] = {}  # per game: takes the offered Undo away
         self.stopping = False  # the bot stops: no chain starts another move (`wind_down`)
 
@@ -54,6 +56,8 @@ class Computers:
         if task is None or task.done():
             if delay > 0:  # waiting from now on (the mover's panel, shown next, offers Undo meanwhile)
                 self.waits[game_id] = asyncio.Event()
+                self.until[game_id] = (time.time() + delay, delay)
+                self.host.commits.announce(Change(game_id, "wait"))  # the boards say so, with a countdown
             task = asyncio.create_task(self._chain(game_id, delay), name=f"computers-{game_id}")
             self.chains[game_id] = task
             task.add_done_callback(lambda t: self.chains.pop(game_id, None) if self.chains.get(game_id) is t else None)
@@ -65,6 +69,7 @@ class Computers:
             task.cancel()
         self.undo_offers.pop(game_id, None)
         self.waits.pop(game_id, None)
+        self.until.pop(game_id, None)
 
     def wind_down(self) -> None:
         """The bot stops: each chain ends after the move it is at and starts no other (the timer resumes them after
@@ -146,6 +151,8 @@ class Computers:
         finally:
             if self.waits.get(game_id) is wait:
                 del self.waits[game_id]
+                self.until.pop(game_id, None)
+                self.host.commits.announce(Change(game_id, "wait"))  # they play now: the boards' countdown ends
         withdraw = self.undo_offers.pop(game_id, None)
         if withdraw is not None:
             try:
@@ -155,6 +162,11 @@ class Computers:
 
     def waiting_for_undo(self, game_id: int) -> bool:
         return game_id in self.waits
+
+    def wait_of(self, game_id: int) -> tuple[float, float] | None:
+        """While the game's computers wait for a possible undo: (when they play, in seconds since the epoch; how
+        long the wait is), else None."""
+        return self.until.get(game_id) if game_id in self.waits else None
 
     def offer_undo(self, game_id: int, withdraw: Callable[[], Awaitable[None]]) -> None:
         if game_id in self.waits:

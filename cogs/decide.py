@@ -291,7 +291,8 @@ MoveOutcome = Result  # its former name
 # game ended before its end (cancelled, expired, abandoned, unreadable, or its forgotten host sat alone), a seat of a
 # game in play changing hands (a person forgotten: a computer takes it), a game deleted. And, not a saved change, an
 # operation on the game began (`busy`: its lock is held) or ended (`settled`): whatever was to be saved and shown is.
-CHANGE_KINDS = ("move", "undo", "start", "lobby", "cancel", "seat", "deleted", "busy", "settled")
+# `wait`: the computer players began or ended their wait for a possible undo (nothing saved: the boards show it)
+CHANGE_KINDS = ("move", "undo", "start", "lobby", "cancel", "seat", "deleted", "busy", "settled", "wait")
 
 
 @dataclass(frozen=True, slots=True)

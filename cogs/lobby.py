@@ -244,6 +244,8 @@ class RematchButton(OfGame, discord.ui.DynamicItem[discord.ui.Button], template=
                 "teams": old.config.get("teams") is not None,
                 "rematch_of": old.id,
             }
+            if old.config.get("hints"):
+                options["hints"] = True
             if old.config.get("language"):
                 options["language"] = old.config["language"]
             # The person who asked, and the computer players; the others take their seat by clicking too.
@@ -291,6 +293,7 @@ class LobbyCog(commands.Cog):
         mighty_duel="Kingdomino for 2 on 7x7 with all dominoes",
         three_player_four_dominoes="Kingdomino for 3 with lines of 4 (BGA rule)",
         teams="Royal Wedding in teams of two (6 or 8 players)",
+        hints="Anyone may ask the web board for a good move; the game is then not rated",
         computers="Computer players to seat right away",
         computer_level="How strong those computer players are",
         reminder_hours="Remind the player to act after this many hours",
@@ -313,6 +316,7 @@ class LobbyCog(commands.Cog):
         mighty_duel: bool = False,
         three_player_four_dominoes: bool = False,
         teams: bool = False,
+        hints: bool = False,
         computers: app_commands.Range[int, 0, 7] = 0,
         computer_level: str | None = None,
         reminder_hours: app_commands.Range[float, 0.5, 720.0] | None = None,
@@ -359,10 +363,13 @@ class LobbyCog(commands.Cog):
             seats = [Seat.human(interaction.user.id, name, rules.hex_colour(0))]
             for n in range(1, computers + 1):
                 seats.append(Seat.computer(n, level, rules.bot_name(n, level, table_lang), rules.hex_colour(n)))
+            options = {"seats": size, "variants": variants, "teams": teams, "language": table_lang}
+            if hints:  # everyone who joins sees it on the lobby's message, so everyone at the table agrees
+                options["hints"] = True
             await open_lobby(
                 ctx,
                 kind=kind,
-                options={"seats": size, "variants": variants, "teams": teams, "language": table_lang},
+                options=options,
                 seats=seats,
                 reminder_hours=reminder_hours,
                 deadline_hours=deadline_hours,

@@ -46,6 +46,8 @@ def lobby_text(rec: GameRecord) -> str:
             lines.append(translate(lang, M.LOBBY_TEAM, number=t // 2 + 1, members=members))
     if variants:
         lines.append(translate(lang, M.LOBBY_VARIANTS, variants="; ".join(variants)))
+    if opts.get("hints"):  # who sits down agrees: the board may show anyone a good move, and the game is not rated
+        lines.append(translate(lang, M.WEB_HINTS_TABLE))
     if rec.reminder_hours and rec.deadline_hours:
         reminder, deadline = f"{rec.reminder_hours:g}", f"{rec.deadline_hours:g}"
         lines.append(translate(lang, M.LOBBY_REMINDER_DEADLINE, reminder=reminder, deadline=deadline))

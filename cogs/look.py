@@ -211,9 +211,12 @@ class LookCog(commands.Cog):
 
 
 def leaderboard_games(finished) -> list[RatedGame]:
-    """The store's finished games as the ratings read them: people by user id, computers by level."""
+    """The store's finished games as the ratings read them: people by user id, computers by level. A game played
+    with hints (a table option everyone at it agreed to: the board showed hard's moves) is not rated."""
     games = []
     for f in finished:
+        if f.config.get("hints"):
+            continue
         seats = tuple(
             SeatOutcome(player_key(seat), seat.team, seat.score, seat.won) for seat in f.seats if seat.score is not None
         )

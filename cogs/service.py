@@ -170,6 +170,21 @@ class GameService(LobbyDoor):
             return refusal
         return None
 
+    def waiting(self, game_id: int) -> dict | None:
+        """While the game's computer players wait for a possible undo of the person's move (`computer_delay`): when
+        they play (`until`, milliseconds since the epoch) and how long the wait is (`seconds`); else None. What the
+        boards show as a countdown with "Play now"."""
+        wait = self.computers.wait_of(game_id)
+        if wait is None:
+            return None
+        until, seconds = wait
+        return {"until": round(until * 1000), "seconds": seconds}
+
+    def play_now(self, game_id: int) -> bool:
+        """The computer players waiting for a possible undo play now (Discord's "Computers, play now"); False when
+        they were not waiting."""
+        return self.computers.end_wait(game_id)
+
     async def _undo_window(self, rec: GameRecord, game: Game, mover: str | None) -> float:
         """How long the computer players wait before answering `mover`'s move: `computer_delay` when a person moved
         and may still take it back, else 0 (their move drew a new line: nothing to wait for)."""

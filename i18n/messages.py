@@ -2092,3 +2092,153 @@ RULES_RW = {
         "In a team each player has a king of their own and decides for it, and may spend the team's knights and coins."
     ),
 }
+# -- issue 46: the board teaches and gathers (the game list, the lobby on the board, the first-game guide, tips that
+# say why, a hint, Queendomino's steps, the computers' wait) ------------------------------------------------------
+# Translators: The web board's list of games: an open table the reader does not sit at. {taken}: seats taken; {size}:
+# the table's seats.
+WEB_LIST_OPEN = N_("Open table: {taken} of {size} seats taken.")
+# Translators: The web board's list of games and lobby: a table the reader opened, not started yet. {taken}: seats
+# taken; {size}: the table's seats.
+WEB_LIST_YOUR_TABLE = N_("Your table: {taken} of {size} seats taken.")
+# Translators: The web board's list of games and lobby: the reader sits at a table its host has not started. {host}:
+# the host's name.
+WEB_WAITING_FOR_HOST = N_("Waiting for {host} to start the game.")
+# Translators: The web board's lobby, for its host: the table can start (more people may still take a seat).
+WEB_LOBBY_READY = N_("The table can start: start the game when everyone is here.")
+# Translators: The web board's lobby: a team's heading above its two seats (Royal Wedding). {number}: 1, 2, 3...
+WEB_TEAM = N_("Team {number}")
+# Translators: The web board's lobby: after the name of the person who opened the table (one word, lower case): the
+# table's host, not the queen's.
+WEB_HOST = N_("host", context="lobby")
+# Translators: The web board's lobby: the name (for screen readers) of the menu of a computer player's level. {name}:
+# its name, like 'Bot 1 (easy)'.
+WEB_LEVEL_OF = N_("Level of {name}")
+# Translators: The web board's lobby: the name (for screen readers) of the button that takes a computer player away.
+WEB_REMOVE = N_("Remove {name}")
+# Translators: The web board's lobby: the name (for screen readers) of a button that moves a seat up (teams).
+WEB_MOVE_UP = N_("Put {name} one seat up")
+# Translators: The web board's lobby: the name (for screen readers) of a button that moves a seat down (teams).
+WEB_MOVE_DOWN = N_("Put {name} one seat down")
+# Translators: The web board's lobby: a button (the host seats a computer player of the level chosen beside it).
+WEB_ADD_COMPUTER = N_("Add a computer player")
+# Translators: The web board's lobby: a button (the reader leaves their seat before the start).
+WEB_LEAVE = N_("Leave the table")
+# Translators: The web board's lobby: a button (the host ends the table before the start).
+WEB_CANCEL_TABLE = N_("Cancel the table")
+# Translators: The web board: the whole page of a table that was cancelled or that nobody started in time.
+WEB_TABLE_CLOSED = N_("This table is closed.")
+# Translators: The web board's new-table form: a checkbox. "Show me a good move" is the hint's button.
+WEB_HINTS_OPTION = N_('Hints ("Show me a good move"): the game is then not rated')
+# Translators: The web board's lobby and the lobby message in Discord's channel, at a table opened with hints (the
+# web board's "Show me a good move").
+WEB_HINTS_TABLE = N_("Hints are on at this table: anyone may ask for a good move, so the game is not rated.")
+# Translators: The web board: the tip under the turn while placing. {size}: 5 or 7.
+WEB_TIP_PLACE = N_(
+    "Tap a marked square, rotate, then confirm: a domino must touch your castle or a square of the same terrain, "
+    "and your kingdom must fit in {size}x{size}."
+)
+# Translators: The web board: the tip under the turn while choosing the next domino.
+WEB_TIP_CLAIM = N_(
+    "Tap a free domino of the next line: the nearer the top, the sooner you play next round; the further down, the "
+    "more it is usually worth."
+)
+# Translators: The web board: the tip under the turn while choosing a domino of the first line.
+WEB_TIP_FIRST_CLAIM = N_(
+    "Tap a free domino of the first line: you place it in round 1, and the nearer the top, the sooner you play."
+)
+# Translators: The web board: the tip under the turn at the tax step (Queendomino).
+WEB_TIP_TAX = N_(
+    "Tap a square of the domino you just placed to send a knight there: it collects a coin for each square of that "
+    "territory. Or skip."
+)
+# Translators: The web board: the tip under the turn at the build step (Queendomino).
+WEB_TIP_BUILD = N_(
+    "Tap a building you can afford, then a free town square to build it on: buildings bring crowns, knights, towers "
+    "or points. Or skip."
+)
+# Translators: The web board: the tip under the turn at the dragon step (Queendomino).
+WEB_TIP_DRAGON = N_("Tap a building for the dragon to burn (1 coin): nobody can build it any more. Or skip.")
+# Translators: The web board's first-game guide: its name (for screen readers), and its heading outside the numbered
+# steps.
+WEB_GUIDE_LABEL = N_("First-game guide")
+# Translators: The web board's first-game guide: its heading, which of the first turn's three taps it shows.
+# {step}: 1, 2 or 3; {steps}: 3.
+WEB_GUIDE_TITLE = N_("First game: {step} of {steps}")
+# Translators: The web board's first-game guide: a button.
+WEB_GUIDE_SKIP = N_("Skip the guide")
+# Translators: The web board's first-game guide, when choosing a domino of the first line.
+WEB_GUIDE_WELCOME = N_(
+    "Welcome! Tap a domino of the first line to put your king on it: it is the first domino you place, and the "
+    "nearer the top, the sooner you play."
+)
+# Translators: The web board's first-game guide, step 1 (choose a spot). {size}: 5 or 7.
+WEB_GUIDE_SPOT = N_(
+    "Choose a spot: tap a marked square for the domino's first square. A domino must touch your castle or a square "
+    "of the same terrain, and your kingdom must fit in {size}x{size}."
+)
+# Translators: The web board's first-game guide, step 2 (confirm).
+WEB_GUIDE_CONFIRM = N_(
+    "Rotate until the domino lies as you like, then confirm: the button says how many points it brings."
+)
+# Translators: The web board's first-game guide, step 3 (claim the next domino).
+WEB_GUIDE_NEXT = N_(
+    "Take your next domino: tap a free domino of the next line. The nearer the top, the sooner you play next round."
+)
+# Translators: The web board's first-game guide, at Queendomino's first tax step.
+WEB_GUIDE_TAX = N_(
+    "Tax: send a knight to a square of the domino you just placed (a marked button): it collects a coin for each "
+    "square of that territory. Or skip."
+)
+# Translators: The web board's first-game guide, at Queendomino's first build step.
+WEB_GUIDE_BUILD = N_(
+    "Build: tap a marked building you can afford, then a free town square in your kingdom. Each building brings "
+    "crowns, knights, towers or points. Or skip."
+)
+# Translators: The web board's first-game guide, at Queendomino's first dragon step.
+WEB_GUIDE_DRAGON = N_(
+    "The dragon: for 1 coin it burns a building of the builders' board (a marked one), so nobody can build it. Or skip."
+)
+# Translators: The web board: a small word on a building the reader can build now.
+WEB_SLOT_BUILD = N_("Build")
+# Translators: The web board: a small word on a building the dragon would burn at the reader's dragon step.
+WEB_SLOT_BURN = N_("Burn with the dragon")
+# Translators: The web board: a building's button name (for screen readers) at the dragon step.
+WEB_BURN_WITH_DRAGON = N_("Burn {building} with the dragon")
+# Translators: The web board: the button that confirms the dragon's burn, beside the building tapped.
+WEB_BURN_CONFIRM = N_("Confirm: the dragon burns {building} (1 coin)")
+# Translators: The web board: while the computer players wait (a person may still take their move back). {seconds}:
+# a whole number.
+WEB_COMPUTERS_WAIT = N_("The computer players play in {seconds} s.")
+# Translators: The web board: after the computers' wait, while they play.
+WEB_COMPUTERS_PLAYING = N_("The computer players are playing…")
+# Translators: The web board: beside the computers' countdown, for the person who moved.
+WEB_WAIT_UNDO = N_("Until then you can still take your move back.")
+# Translators: The web board: the hint's button on the reader's turn.
+WEB_HINT_BUTTON = N_("Show me a good move")
+# Translators: The web board: while the hint is being worked out.
+WEB_HINT_WORKING = N_("The hard computer player is thinking about your move…")
+# Translators: The web board: the hint. {move}: the move in the review's words, like 'domino 23 on C4, right' or
+# 'claim domino 17'.
+WEB_HINT_MOVE = N_("A good move, as the hard computer player sees it: {move}.")
+# Translators: The web board: what the hint's move gains. {score}: a decimal number; {points}: like '3.2 points'.
+WEB_HINT_GAIN = N_("On average you end the game with {score} points after it, {points} more than after another move.")
+# Translators: The web board: what the hint's move gains, when it is about as good as the others. {score}: a decimal.
+WEB_HINT_EVEN = N_("On average you end the game with {score} points after it, about as many as after another move.")
+# Translators: The web board: the hint when there is one move only. {score}: a decimal number.
+WEB_HINT_ONLY = N_("It is the only move here: on average you end the game with {score} points.")
+# Translators: The web board: an error shown in the page's message strip (a hint asked for at a table without them).
+WEB_HINT_OFF = N_(
+    "Hints are off at this table: a table has them when it is opened with hints (the game is then not rated), or "
+    "when every other seat is a computer player on this board."
+)
+# Translators: The web board: an error shown in the page's message strip.
+WEB_HINT_NOT_YOUR_TURN = N_("A hint is for your own turn: wait until it is your move.")
+# Translators: The web board: an error shown in the page's message strip.
+WEB_HINT_NOT_PLAYING = N_("There is no move to suggest: this game is not being played.")
+# Translators: The web board: an error shown in the page's message strip.
+WEB_HINT_BUSY = N_("Your other hint is still being worked out: try again in a moment.")
+# Translators: The web board: shown when the hint could not be worked out.
+WEB_HINT_FAILED = N_("The hint could not be worked out; it has been logged.")
+# Translators: The web board's lobby: its heading for a person who did not open the table. {taken}: seats taken;
+# {size}: the table's seats.
+WEB_LOBBY_SEATS = N_("{taken} of {size} seats taken.")

@@ -4,9 +4,10 @@ it changes.
 
 `Board` composes the rooms of the server, each a concern of its own: who reads and acts (`web.people`), the guard's
 limits (`web.guard`), the games as the boards show them (`web.snapshots`), the live streams (`web.streams`), a
-game's moves and review (`web.tables`), the local tables and their lobby (`web.lobby`), the rules page
-(`web.rules`), and the Activity's sign-in (`web.activity`). Every URL the page uses is relative, so the board works
-under any prefix (Discord's Activity proxy maps one)."""
+game's moves and review (`web.tables`), a hint at the reader's turn (`web.hints`), the local tables and their lobby
+(`web.lobby`, their list in `web.gamelist`), the rules page (`web.rules`), and the Activity's sign-in
+(`web.activity`). Every URL the page uses is relative, so the board works under any prefix (Discord's Activity
+proxy maps one)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from render.palette import TERRAIN_COLOURS
 from . import assets, auth, rules
 from .activity import SignIns
 from .errors import Declined, Refusal
+from .gamelist import legal_tables
 from .guard import (
     SECURITY_HEADERS,
     BadBody,
@@ -39,6 +41,7 @@ from .guard import (
     raise_open_file_limit,
     stream_ceiling,
 )
+from .hints import BoardHints
 from .hub import Hub
 from .lobby import Lobby
 from .metrics import Metrics
@@ -77,6 +80,7 @@ class Board:
         self.tables = Tables(self)
         self.lobby = Lobby(self)
         self.sign_ins = SignIns(self)
+        self.hints = BoardHints(self)  # "Show me a good move" (web/hints.py)
         self.reviews = BoardReviews(service)  # a finished game's post-game review (web/review.py)
         self.changed_at: dict[int, float] = {}
         self._metrics: tuple[float, bytes] | None = None
@@ -109,6 +113,8 @@ class Board:
             ("GET", games + "/{gid:\\d+}/stream", self.streams.stream_token),
             ("POST", games + "/{gid:\\d+}/act", tables.act),
             ("POST", games + "/{gid:\\d+}/undo", tables.undo),
+            ("POST", games + "/{gid:\\d+}/play-now", tables.play_now),
+            ("POST", games + "/{gid:\\d+}/hint", self.hints.hint),
             ("GET", games + "/{gid:\\d+}/review", tables.review),
             ("GET", games + "/{gid:\\d+}/review/{player:\\d+}.png", tables.review_picture),
             ("POST", games + "/{gid:\\d+}/join", lobby.join),
@@ -259,6 +265,7 @@ class Board:
                 "strings": page_strings(lang),
                 "modes": modes,
                 "variants": list(VARIANTS),
+                "tables": list(legal_tables()),  # every table the engine accepts: the form offers only these
                 "levels": list(OFFERED_LEVELS),  # the menu; the API also takes `random` (tests)
                 "terrains": {t: "#{:02x}{:02x}{:02x}".format(*c) for t, c in TERRAIN_COLOURS.items()},
             }

@@ -78,6 +78,10 @@ class Hub:
             self.writing(change.game_id)
         elif change.kind == "settled":
             self.wrote(change.game_id)
+        elif change.kind == "wait":  # nothing saved: the boards read the game again, to show the computers' wait
+            topic = self._topics.get(change.game_id)
+            if topic is not None:
+                self._wake(topic, None)
         else:
             self.publish(change.game_id, change.version)
             if change.kind == "move" and change.record is not None and change.record.game is not None:

@@ -28,6 +28,7 @@ from i18n import messages as M
 
 from . import auth
 from .errors import Declined, Refusal
+from .gamelist import FINISHED_LISTED, entry, ordered
 from .people import lang_of
 from .tables import even_if_gone, version_of
 
@@ -47,27 +48,27 @@ class Lobby:
             raise Refusal(403, translate(lang_of(request), M.WEB_DISCORD_TABLES))
 
     async def list_games(self, request: web.Request) -> web.Response:
+        """The reader's games and the open tables, each with its state in words (web/gamelist.py), their turns
+        first; their last `FINISHED_LISTED` finished games at the end."""
         self.local_only(request)
         lang = lang_of(request)
         users = set(self.board.people.session(request).users)
+        store, games = self.board.service.store, self.board.service.games
+        summaries = await store.list_games(statuses=ACTIVE_STATUSES, limit=MAX_LOCAL_GAMES)
+        finished = await store.list_games(statuses=[GameStatus.FINISHED], limit=MAX_LOCAL_GAMES)
+        mine = [s for s in finished if s.guild_id is None and any(seat.user_id in users for seat in s.seats)]
         out = []
-        for summary in await self.board.service.store.list_games(statuses=ACTIVE_STATUSES, limit=MAX_LOCAL_GAMES):
-            if summary.guild_id is not None:
+        for summary in [*summaries, *mine[:FINISHED_LISTED]]:
+            shown = summary.status == GameStatus.LOBBY or any(seat.user_id in users for seat in summary.seats)
+            if summary.guild_id is not None or not shown:
                 continue
-            mine = any(s.user_id in users for s in summary.seats)
-            if not mine and summary.status != GameStatus.LOBBY:
-                continue
-            out.append(
-                {
-                    "id": summary.id,
-                    "title": game_name(summary.kind, lang),
-                    "status": str(summary.status),
-                    "seats": [s.display_name for s in summary.seats],
-                    "mine": mine,
-                    "host": summary.host_user_id in users,
-                }
-            )
-        return web.json_response({"games": out})
+            try:
+                line = entry(await games.get(summary.id), users, lang)
+            except (UserError, StoreError):
+                continue  # gone meanwhile, or unreadable: not listed
+            if line is not None:
+                out.append(line)
+        return web.json_response({"games": ordered(out)})
 
     @staticmethod
     def _person(session: auth.Session, taken: set[int]) -> tuple[auth.Session, int]:
@@ -94,6 +95,8 @@ class Lobby:
         for n in range(1, spec["computers"] + 1):
             seats.append(Seat.computer(n, level, rules.bot_name(n, level, spec["language"]), rules.hex_colour(n)))
         options = {k: spec[k] for k in ("variants", "teams", "language")}
+        if spec["hints"]:
+            options["hints"] = True  # everyone who sits down agrees: the board shows it in the lobby
         service = board.service
         try:
             rec = await service.open_table(
@@ -272,6 +275,7 @@ def table_spec(body: dict, lang: str) -> dict:
     if not isinstance(language, str) or language not in LANGUAGES:
         raise Refusal(400, translate(lang, M.WEB_BAD_FIELD, field="language", allowed=", ".join(LANGUAGES)))
     teams = body.get("teams") is True
+    hints = body.get("hints") is True
     placeholder = tuple(f"seat{i}" for i in range(players))
     try:
         GameConfig(kind, placeholder, frozenset(variants), rules.teams_of(placeholder, teams))
@@ -285,6 +289,7 @@ def table_spec(body: dict, lang: str) -> dict:
         "level": level,
         "language": language,
         "teams": teams,
+        "hints": hints,
     }
 
 

@@ -50,6 +50,8 @@ class Snapshot:
     read_at: float = 0.0
     views: dict = field(default_factory=dict)  # (language, the viewer's seated people) -> (view, its JSON)
     tables: dict = field(default_factory=dict)  # language -> the part of the view every viewer shares (table_view)
+    wait: dict | None = None  # the computer players' wait for an undo, when the game was read (`GameService.waiting`)
+    undo: dict = field(default_factory=dict)  # a seated person's user id -> whether an undo of theirs would be done
 
     def _key(self, viewers: tuple[int, ...], lang: str) -> tuple[str, tuple[int, ...]]:
         seated = tuple(sorted(s.user_id for s in self.record.seats if s.user_id is not None and s.user_id in viewers))
@@ -69,11 +71,12 @@ class Snapshot:
 
     def view(self, viewers: tuple[int, ...], lang: str) -> tuple[dict, str]:
         """The view for these viewers, made once per snapshot for everyone who sees the same (every watcher with
-        no seat shares one; each seated person has their own)."""
+        no seat shares one; each seated person has their own, with their Undo when `undo` says it would be done)."""
         key = self._key(viewers, lang)
         made = self.views.get(key)
         if made is None:
-            view = game_view(self.record, key[1], lang, self.events, self.table(lang))
+            undo = any(self.undo.get(user, False) for user in key[1])
+            view = game_view(self.record, key[1], lang, self.events, self.table(lang), undo=undo, wait=self.wait)
             made = self.views[key] = (view, json.dumps(view, separators=(",", ":")))
         return made
 
@@ -113,7 +116,7 @@ class Snapshots:
             self.board.metrics.board_reads.labels(source=source).inc()
             await after_others()  # the read (and its decoding), then the events, each in a turn of the loop
             events = await self._events(rec, cached)
-            snap = Snapshot(topic_version, rec, events, time.perf_counter())
+            snap = Snapshot(topic_version, rec, events, time.perf_counter(), wait=self.board.service.waiting(game_id))
             self._snapshots[game_id] = snap
             self._snapshots.move_to_end(game_id)
             while len(self._snapshots) > KEPT_GAMES:
@@ -171,9 +174,21 @@ class Snapshots:
             raise Refusal(403, translate(reader.lang, M.WEB_NOT_YOURS))
         viewers = reader.session.for_game(game_id)
         if not snap.has_view(viewers, reader.lang):
+            await self._undo(snap, viewers)
             snap.table(reader.lang)
             await after_others()  # the table, then the viewer's part, each in a turn of the loop of its own
         return snap.view(viewers, reader.lang)
+
+    async def _undo(self, snap: Snapshot, viewers: tuple[int, ...]) -> None:
+        """Whether an undo by each of the viewers' seated people would be done at the snapshot's version (the
+        service's own `undo_refusal`: Undo is offered only then), asked once per person and snapshot."""
+        rec = snap.record
+        if rec.status != GameStatus.PLAYING or rec.game is None:
+            return
+        for seat in rec.seats:
+            user = seat.user_id
+            if user is not None and user in viewers and user not in snap.undo:
+                snap.undo[user] = await self.board.service.undo_refusal(rec, user) is None
 
     async def stream_view(self, gid: int, reader: Reader, *, max_age: float | None = None) -> tuple[dict, str]:
         """A stream's view of its game, made while no other stream makes one (`_rendering`), in small steps each

@@ -76,11 +76,13 @@ class Streams:
             view, text = await snapshots.stream_view(gid, reader)
             await response.prepare(request)
             sent_settling = False
+            waited = None  # the computers' wait last sent (it changes without a new version: web/view.py's `wait`)
             while True:
                 settling = hub.busy(gid)  # a move is still being saved and shown: draw it, offer nothing yet
-                if view["version"] != known or (sent_settling and not settling):
+                wait = view.get("wait")
+                if view["version"] != known or (sent_settling and not settling) or wait != waited:
                     await response.write(snapshots.frame(view, text, settling))
-                    known, sent_settling = view["version"], settling
+                    known, sent_settling, waited = view["version"], settling, wait
                     changed = board.changed_at.get(gid)
                     if changed is not None:
                         board.metrics.push.observe(time.perf_counter() - changed)

@@ -21,6 +21,8 @@ def page_strings(lang: str) -> dict[str, object]:
         if name.startswith("WEB_") and isinstance(value, str)
     }
     words["your_turn"] = translate(lang, M.YOUR_TURN_WEB)
+    words["play_now"] = translate(lang, M.BUTTON_PLAY_ON)  # Discord's button, the same words
+    words["host"] = translate(lang, M.WEB_HOST, context="lobby")  # the table's host (the queen's is another word)
     words["terrains"] = {t: terrain_word(t, lang) for t in TERRAINS}
     words["directions"] = {d: translate(lang, w) for d, w in M.DIRECTIONS.items()}
     words["games"] = {g: term(lang, g) for g in ("kingdomino", "queendomino", "royal-wedding")}

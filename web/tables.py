@@ -114,6 +114,20 @@ class Tables:
             raise Declined(error.text(lang)) from None
         return web.json_response({"ok": True, "version": outcome.record.version})
 
+    async def play_now(self, request: web.Request) -> web.Response:
+        """A seated person lets the computer players waiting for a possible undo play now (as Discord's "Computers,
+        play now"): `{"ok": true, "waiting": false}` when they were not waiting (they play already)."""
+        board = self.board
+        gid = board.game_id(request)
+        lang = lang_of(request)
+        await board.body(request)
+        try:
+            rec = await board.service.games.get(gid)
+        except UserError as error:
+            raise Declined(error.text(lang)) from None
+        self.acting_user(request, rec)  # refused unless the browser has a seat at the table
+        return web.json_response({"ok": True, "waiting": board.service.play_now(gid)})
+
     async def _last_person(self, gid: int, seated: list[int | None]) -> int | None:
         """Of the browser's seated people, the one who acted last (whose action an undo takes back)."""
         for record in reversed(await self.board.service.store.get_actions(gid, include_undone=False)):

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cogs import lobbyrules as rules
 from cogs.decide import placement_gains, same_turn_step, skip_optional
 from cogs.words import (
+    UserError,
     breakdown_text,
     building_name,
     decision_words,
@@ -179,36 +181,84 @@ def _tax_coins(game: Game, kingdom: int, action: Tax) -> int:
     return sum(game.tax_coins(kingdom, cell) for cell in action.cells)
 
 
-def builders_view(game: Game, viewer_kingdom: int | None, lang: str) -> list[dict | None]:
+def builders_view(game: Game, viewer_kingdom: int | None, lang: str, *, why: bool = False) -> list[dict | None]:
+    """The builders' board, each building's cost for the viewer's kingdom; `why`: the viewer's turn has its build
+    step still ahead or at hand, so each building they cannot build says why (its price and their coins; no free
+    town square is said once, on the board's foot: `builders_why`)."""
     out: list[dict | None] = []
+    kingdom = game.kingdoms[viewer_kingdom] if viewer_kingdom is not None else None
+    towns = bool(kingdom.free_town_cells()) if kingdom is not None else False
     for slot, b in enumerate(game.board):
         if b is None:
             out.append(None)
             continue
         cost = game.cost_of(slot, viewer_kingdom) if viewer_kingdom is not None else game.cost_of(slot, -1)
-        out.append(
-            {
-                "slot": slot,
-                "id": b,
-                "name": building_name(b, lang),
-                "effect": plain(effect_words(b, lang)),
-                "cost": cost,
-            }
-        )
+        entry = {
+            "slot": slot,
+            "id": b,
+            "name": building_name(b, lang),
+            "effect": plain(effect_words(b, lang)),
+            "cost": cost,
+            "why": None,
+        }
+        if why and towns and kingdom is not None and kingdom.coins < cost:
+            entry["why"] = translate_plural(lang, *M.REFUSALS["not_enough_coins"], cost, coins=kingdom.coins)
+        out.append(entry)
     return out
 
 
+def builders_why(game: Game, kingdom: int, lang: str) -> str | None:
+    """Why the viewer can build nothing this turn, when no building can be built anywhere: no free town square."""
+    if not game.kingdoms[kingdom].free_town_cells():
+        return translate(lang, M.REFUSALS["no_free_town"])
+    return None
+
+
 def lobby_view(rec: GameRecord, viewers: tuple[int, ...], lang: str) -> dict:
+    """A lobby as its reader sees it: its seats taken and free, whether the reader hosts it or sits at it, the
+    table's options, and what the reader waits for: a person seated waits for the host; the seated host is told what
+    keeps the table from starting (`lobbyrules.check_can_start`, the service's own check), if anything."""
     size = int(rec.config.get("seats", PLAYER_RANGE.get(rec.kind, (2, 4))[1]))
     seated = any(s.user_id in viewers for s in rec.seats if s.user_id is not None)
-    return {
+    host = rec.host_user_id in viewers
+    host_name = seat_name(rec.seats, str(rec.host_user_id))
+    out: dict[str, Any] = {
         "size": size,
+        "taken": len(rec.seats),
         "free": size - len(rec.seats),
-        "host": rec.host_user_id in viewers,
+        "host": host,
         "seated": seated,
+        "host_name": host_name,
+        "host_player": str(rec.host_user_id),
         "variants": list(rec.config.get("variants", ())),
         "teams": bool(rec.config.get("teams")),
+        "hints": bool(rec.config.get("hints")),
+        "heading": translate(
+            lang, M.WEB_LIST_YOUR_TABLE if host else M.WEB_LOBBY_SEATS, taken=len(rec.seats), size=size
+        ),
+        "line": None,
+        "can_start": False,
     }
+    if host and seated:
+        try:
+            rules.check_can_start(rec, rec.host_user_id, lambda r, user: seat_name(r.seats, str(user)))
+            out["can_start"] = True
+            out["line"] = translate(lang, M.WEB_LOBBY_READY)
+        except UserError as error:
+            out["line"] = plain(error.text(lang))
+    elif seated:
+        out["line"] = translate(lang, M.WEB_WAITING_FOR_HOST, host=host_name)
+    return out
+
+
+def hints_allowed(rec: GameRecord, viewers: tuple[int, ...]) -> bool:
+    """Whether the board may show the reader a good move: at a table opened with hints (everyone who sat down
+    agreed; the game is not rated), or at a local table where every other seat is a computer (local games are never
+    rated)."""
+    if rec.config.get("hints"):
+        return True
+    people = [s for s in rec.seats if not s.is_computer]
+    return rec.guild_id is None and bool(people) and all(s.user_id in viewers for s in people)
 
 
 def recent_events(game: Game, count: int = LOG_LINES) -> list:
@@ -273,10 +323,19 @@ def table_view(rec: GameRecord, lang: str, events: list | None = None) -> dict:
 
 
 def game_view(
-    rec: GameRecord, viewers: tuple[int, ...], lang: str, events: list | None = None, table: dict | None = None
+    rec: GameRecord,
+    viewers: tuple[int, ...],
+    lang: str,
+    events: list | None = None,
+    table: dict | None = None,
+    *,
+    undo: bool = False,
+    wait: dict | None = None,
 ) -> dict:
     """The whole board for a viewer who may act as the people `viewers` (their seats' legal actions included).
-    `table`: the game's `table_view` in this language, when already made for another viewer."""
+    `table`: the game's `table_view` in this language, when already made for another viewer. `undo`: whether an undo
+    of theirs would be done now (`GameService.undo_refusal`, asked by the caller); `wait`: the computer players' wait
+    for a possible undo (`{"until": ms since the epoch, "seconds": its length}`), while they wait."""
     base: dict[str, Any] = {
         "id": rec.id,
         "version": rec.version,
@@ -291,6 +350,9 @@ def game_view(
         base["lobby"] = lobby_view(rec, viewers, lang)
         return base
     base.update(table if table is not None else table_view(rec, lang, events))
+    base["undo"] = undo
+    base["wait"] = wait
+    base["hints"] = bool(rec.config.get("hints"))
     d = game.decision()
     if d is None:
         return base
@@ -300,6 +362,9 @@ def game_view(
     if mine:
         base["status_line"] = plain(translate(lang, M.YOUR_TURN_WEB, what=decision_words(game, d, lang)))
         base["actions"] = actions_view(game, d.player, lang)
+        base["hint"] = hints_allowed(rec, viewers)
         if game.queendomino_rules:
-            base["builders"] = builders_view(game, d.kingdom, lang)
+            economy = d.kind in ("tax", "build", "dragon")
+            base["builders"] = builders_view(game, d.kingdom, lang, why=economy)
+            base["builders_why"] = builders_why(game, d.kingdom, lang) if economy else None
     return base

@@ -44,7 +44,12 @@ def _chromium_or_skip() -> None:
     pytest.skip(message)
 
 
-REVIEW_EFFORT = (0.01, 4)  # tiny, as in tests/e2e/test_review.py: the review is the same code at any effort
+REVIEW_EFFORT = (0.01, 4)
+HINT_EFFORT = (
+    0.01,
+    3,
+    3,
+)  # hard's budget, playouts, other moves compared (tests/ai/test_hint.py tests the hint)  # tiny, as in tests/e2e/test_review.py: the review is the same code at any effort
 
 
 @pytest.fixture(autouse=True)
@@ -53,8 +58,10 @@ def tiny_reviews(monkeypatch) -> None:
     a whole game's CPU in these tests, which look at the board, not at the review's strength: tests/ai/test_review.py
     does). tests/web/test_review.py checks what the board shows of it."""
     from cogs import reviews
+    from web import hints
 
     monkeypatch.setattr(reviews, "EFFORT", REVIEW_EFFORT)
+    monkeypatch.setattr(hints, "EFFORT", HINT_EFFORT)  # a hint is the same code at any effort
 
 
 @pytest.fixture

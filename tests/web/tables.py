@@ -69,9 +69,15 @@ def move(actions: dict) -> dict:
     return {"type": "skip"}
 
 
-async def open_as(browser, local, gid: int, person: int, device: dict, **options):
-    """A browser context signed in as `person`, on the game's board, once it is drawn; returns (context, page)."""
+GUIDE_DONE = "localStorage.setItem('kd_guide', JSON.stringify({first: true, placed: true, tax: true, build: true, dragon: true}))"
+
+
+async def open_as(browser, local, gid: int, person: int, device: dict, *, guide: bool = False, **options):
+    """A browser context signed in as `person`, on the game's board, once it is drawn; returns (context, page).
+    `guide`: a browser that never played (the first-game guide shows), else one whose guide is done."""
     context = await browser.new_context(**{"locale": "en-US", **device, **options})
+    if not guide:  # a browser that played before: the first-game guide is done (tests/web/test_newcomer.py shows it)
+        await context.add_init_script(GUIDE_DONE)
     await context.add_cookies(
         [{"name": auth.COOKIE, "value": auth.Session((person,)).cookie(local.board.secret), "url": local.board.url}]
     )

@@ -66,6 +66,9 @@ async def test_the_board_looks_as_it_did(local, browser, name, size, tmp_path):
     context = await browser.new_context(
         viewport={"width": size[0], "height": size[1]}, device_scale_factor=1, locale="en-US"
     )
+    from tests.web.tables import GUIDE_DONE
+
+    await context.add_init_script(GUIDE_DONE)  # a browser that played before (tests/web/test_newcomer.py: the guide)
     await context.add_cookies(
         [{"name": auth.COOKIE, "value": auth.Session((person,)).cookie(local.board.secret), "url": local.board.url}]
     )

@@ -36,10 +36,15 @@ async def test_refusals_are_shown_on_the_board(local, open_page):
     gid = await open_table(page, "kingdomino", 3, 2)
     await page.wait_turn("first_claim", "claim")
     before = (await local.service.games.get(gid)).version
-    await page.tap("#undo")  # nothing of theirs to take back yet
-    await page.page.wait_for_selector("#toast:not([hidden])")
-    said = await page.toast()
-    assert "no move to take back" in said or "can no longer be taken back" in said
+    assert await page.count("#undo") == 0, "Undo is offered only while the server would do it"
+    said = await page.page.evaluate(  # asked anyway (another program): refused, saying why
+        "async ([g, v]) => (await fetch(`api/games/${g}/undo`, {method: 'POST', headers: {'Content-Type': "
+        "'application/json'}, body: JSON.stringify({version: v})})).json()",
+        [gid, before],
+    )
+    assert said["ok"] is False and (
+        "no move to take back" in said["error"] or "can no longer be taken back" in said["error"]
+    )
     assert (await local.service.games.get(gid)).version == before, "a refusal changes nothing"
     # A seat at a full table: refused with the reason, nothing changes.
     watcher = await open_page(f"{local.board.url}?game={gid}")

@@ -30,6 +30,10 @@
   let busy = false;
   let pending = null; // a move drawn at once, until the server's frame: {base: the server's state at the tap}
   let logOpen = null; // the reader's choice (null: open on wide screens)
+  let hint = null; // "Show me a good move": {gid, version, status (pending, ready, failed), text, data, timer, wait}
+  let tick = null; // the computers' countdown, while they wait for a possible undo
+  const GUIDE_KEY = "kd_guide"; // the first-game guide's progress in this browser (localStorage)
+  let guide = loadGuide();
   let lastLog = [];
   let lastLine = "";
 
@@ -141,23 +145,30 @@
   }
 
   // -- the list of games and a new table (local play) ---------------------------------------------------------
+  // Each game with its state in the server's words (open n of m, your turn, whom it waits for, who won), the
+  // reader's turns first (the server orders them).
   async function home() {
     rulesLink();
     $("title").textContent = S.app_title;
     document.title = S.app_title;
     const main = $("main");
     if (!ME.local) { main.replaceChildren(el("p", { class: "panel", text: S.discord_tables })); return; }
-    const list = el("ul", { class: "games" });
+    const list = el("ul", { class: "games", id: "games" });
     main.replaceChildren(el("div", { class: "home-page" }, newGameForm(),
       el("section", { class: "panel", "aria-labelledby": "games-h" }, el("h2", { id: "games-h", text: S.your_games }), list)));
     const { games } = await api("api/games");
     if (!games.length) list.append(el("li", { text: S.no_games }));
     for (const g of games) {
-      const status = g.status === "lobby" ? fmt(S.waiting, { free: "…", size: g.seats.length }) : "";
-      list.append(el("li", {}, el("a", { href: `?game=${g.id}`, text: `#${g.id} ${g.title} — ${g.seats.join(", ")} ${g.mine ? "" : status}` })));
+      list.append(el("li", { "data-state": g.state, "data-game": g.id },
+        el("a", { href: `?game=${g.id}` }, el("span", { class: "gtitle", text: `#${g.id} ${g.title}` }),
+          el("span", { class: "gline", text: g.line }), el("span", { class: "gseats", text: g.seats.join(", ") }))));
     }
+    main.dataset.turn = "home";
   }
+  // The tables the engine accepts (the server lists them: ME.tables), by the name the server gives a combination.
+  const tableKey = (kind, players, variants, teams) => `${kind}/${players}/${[...variants].sort().join("+")}/${teams ? "teams" : "solo"}`;
   function newGameForm() {
+    const legal = new Set(ME.tables);
     const kind = el("select", { name: "kind", id: "kind" });
     for (const [k, m] of Object.entries(ME.modes)) kind.append(el("option", { value: k, text: m.name }));
     const players = el("input", { type: "number", name: "players", id: "players", min: 2, max: 4, value: 2, inputmode: "numeric" });
@@ -165,29 +176,66 @@
     const level = el("select", { name: "level", id: "level" });
     for (const l of ME.levels) level.append(el("option", { value: l, selected: l === "easy", text: S.levels[l] || l }));
     const variants = el("fieldset", {}, el("legend", { text: S.variants }));
-    for (const v of ME.variants) variants.append(el("label", {}, el("input", { type: "checkbox", name: "variant", value: v }), " ", S.variant_names[v] || v));
-    variants.append(el("label", {}, el("input", { type: "checkbox", name: "teams", id: "teams" }), " ", S.teams));
+    const boxes = new Map(); // a variant (or "teams") -> its checkbox
+    for (const v of ME.variants) {
+      const box = el("input", { type: "checkbox", name: "variant", value: v, id: `variant-${v}` });
+      boxes.set(v, box);
+      variants.append(el("label", { for: `variant-${v}` }, box, " ", S.variant_names[v] || v));
+    }
+    const teams = el("input", { type: "checkbox", name: "teams", id: "teams" });
+    boxes.set("teams", teams);
+    variants.append(el("label", { for: "teams" }, teams, " ", S.teams));
+    const hints = el("input", { type: "checkbox", name: "hints", id: "hints" });
+    const hintsBox = el("label", { for: "hints", class: "hints-option" }, hints, " ", S.hints_option);
+    const chosen = () => [...boxes].filter(([v, b]) => v !== "teams" && b.checked).map(([v]) => v);
+    // Only what the engine accepts can be chosen: a box whose change would make an impossible table is disabled,
+    // and a change of game or players that makes the ticked ones impossible keeps the nearest possible table.
+    const fitOptions = () => {
+      const n = +players.value;
+      const here = ME.tables.filter((t) => t.startsWith(`${kind.value}/${n}/`));
+      if (!legal.has(tableKey(kind.value, n, chosen(), teams.checked))) {
+        const want = new Set([...chosen(), ...(teams.checked ? ["teams"] : [])]);
+        let best = null, bestCost = Infinity;
+        for (const t of here) {
+          const [, , vs, tm] = t.split("/");
+          const has = new Set([...(vs ? vs.split("+") : []), ...(tm === "teams" ? ["teams"] : [])]);
+          const cost = [...want].filter((x) => !has.has(x)).length + [...has].filter((x) => !want.has(x)).length;
+          if (cost < bestCost) { best = has; bestCost = cost; }
+        }
+        for (const [v, b] of boxes) b.checked = !!best && best.has(v);
+      }
+      for (const [v, b] of boxes) {
+        const vs = new Set(chosen());
+        let tm = teams.checked;
+        if (v === "teams") tm = !tm; else if (vs.has(v)) vs.delete(v); else vs.add(v);
+        b.disabled = !legal.has(tableKey(kind.value, n, vs, tm));
+        b.closest("label").classList.toggle("off", b.disabled);
+      }
+    };
     const fit = () => {
       const [lo, hi] = ME.modes[kind.value].players;
       players.min = lo; players.max = hi;
-      if (+players.value < lo) players.value = lo;
+      if (!(+players.value >= lo)) players.value = lo;
       if (+players.value > hi) players.value = hi;
       computers.max = +players.value - 1;
       if (+computers.value > +computers.max) computers.value = computers.max;
+      if (+computers.value < 0) computers.value = 0;
+      fitOptions();
     };
-    kind.addEventListener("change", fit); players.addEventListener("input", fit);
+    kind.addEventListener("change", fit); players.addEventListener("input", fit); players.addEventListener("change", fit);
+    for (const b of boxes.values()) b.addEventListener("change", fitOptions);
     fit();
     const form = el("form", { class: "newgame panel", "aria-labelledby": "new-h" },
       el("h2", { id: "new-h", text: S.new_game, style: "grid-column: 1 / -1" }),
       el("label", { for: "kind" }, S.game, kind), el("label", { for: "players" }, S.players, players),
       el("label", { for: "computers" }, S.computers, computers), el("label", { for: "level" }, S.level, level),
-      variants, el("button", { class: "btn primary", type: "submit", id: "create", text: S.create }));
+      variants, hintsBox, el("button", { class: "btn primary", type: "submit", id: "create", text: S.create }));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
+      fit();
       const body = {
         kind: kind.value, players: +players.value, computers: +computers.value, level: level.value,
-        variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
-        teams: form.querySelector("#teams").checked, language: ME.lang,
+        variants: chosen(), teams: teams.checked, hints: hints.checked, language: ME.lang,
       };
       try {
         const { id } = await api("api/games", body);
@@ -208,7 +256,7 @@
     try {
       // Refused (and said why) unless this board is open to the reader; else the newest state, shown at once: when
       // the live connection is refused (a very busy board), these reads every few seconds keep the page current.
-      show(await api(`api/games/${id}`));
+      show(await api(`api/games/${id}`), true);
       if (SESSION) query = "&s=" + encodeURIComponent((await api(`api/games/${id}/stream`)).token);
     } catch (err) {
       $("main").replaceChildren(el("p", { class: "panel", text: err.message }));
@@ -229,14 +277,18 @@
   }
   // A state of the game from the server (its live stream, or a read when the stream is refused): drawn, unless it
   // is the one on screen or older than a move drawn before the server confirmed it.
-  function show(next) {
+  // `again`: the reader's view itself changed (a seat taken or left: the same version, another person's view).
+  function show(next, again) {
     if (pending && next.id === pending.base.id && next.version <= pending.base.version) { pending.base = next; return; }
     pending = null; // the server's word on the move shown at once (the same, or what happened instead)
-    if (state && state.id === next.id && state.version === next.version && !state.settling === !next.settling) return;
-    if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; }
+    const same = (x, y) => JSON.stringify(x || null) === JSON.stringify(y || null);
+    if (!again && state && state.id === next.id && state.version === next.version && !state.settling === !next.settling &&
+      same(state.wait, next.wait) && !state.undo === !next.undo) return;
+    if (state && next.version !== state.version) { pick = null; buildSlot = null; dragonSlot = null; dropHint(); }
     const first = !state || state.id !== next.id;
     state = next;
     rulesLink();
+    restorePick();
     render(first);
     if (!first) speak();
     else { lastLog = state.log || []; lastLine = state.status_line || ""; }
@@ -264,6 +316,7 @@
     toast("");
     const body = { version: state.version, action };
     if (through !== undefined) body.through = through;
+    guideActed(action);
     const guess = foresee(action);
     if (guess) { // drawn at once, as the server will have it; its own frame follows (or a refusal puts it back)
       pending = { base: state };
@@ -314,7 +367,7 @@
     toast("");
     try {
       await api(`api/games/${gid}/${what}`, Object.assign({ version: state.version }, body || {}));
-      if (what === "join") openBoard(gid); // the live view is per person: connect again as the seated one
+      if (what === "join" || what === "leave") openBoard(gid); // the live view is per person: connect again as who it is now
     } catch (err) { toast(err.message); }
   }
 
@@ -349,7 +402,9 @@
     document.title = `${state.title} #${state.id}`;
     $("round").textContent = state.status === "playing" ? (state.round ? fmt(S.round, { round: state.round, rounds: state.rounds }) : S.first_line) : "";
     if (state.status === "lobby") main.replaceChildren(renderLobby());
-    else if (state.status === "cancelled") main.replaceChildren(el("p", { class: "panel", text: state.status }));
+    else if (state.status === "cancelled" || state.status === "expired" || state.status === "abandoned") {
+      main.replaceChildren(el("p", { class: "panel", id: "closed" }, S.table_closed, " ", el("a", { href: "./", text: S.back })));
+    }
     else { // one step: the old table is never taken down before the new one is up
       const table = renderTable();
       if (table.parentNode !== main || main.childNodes.length !== 1) main.replaceChildren(table);
@@ -358,21 +413,56 @@
     main.dataset.version = state.version;
     main.dataset.turn = state.status === "lobby" ? "lobby" : !state.turn ? "over" : state.turn.you && !state.settling ? state.turn.kind : "wait";
     if (focusId && $(focusId)) $(focusId).focus({ preventScroll: true });
+    markGuide();
+    if (state.status === "playing" && myTurn()) keepPick();
+    if (state.wait) startTick();
     if (document.hidden) return; // played when the reader looks again
     resume();
     if (!first && before) play(before);
     seen = state;
   }
 
+  // A table before its start: its seats (the host changes the computers' levels, removes them, and in team games
+  // moves the seats), what the reader waits for, and only the buttons that do something for them.
   function renderLobby() {
     const lob = state.lobby;
-    const seats = el("ol", { class: "seats" });
-    for (const s of state.seats) seats.append(el("li", {}, kingToken(s.player), " ", s.name, s.computer ? ` (${S.computer}, ${S.levels[s.computer] || s.computer})` : "", s.you ? ` — ${S.you}` : ""));
-    for (let i = 0; i < lob.free; i++) seats.append(el("li", { text: S.seat_free }));
+    const host = lob.host && lob.seated;
+    const seats = el("ol", { class: "seats", id: "seats" });
+    state.seats.forEach((s, i) => {
+      if (lob.teams && i % 2 === 0) seats.append(el("li", { class: "team", text: fmt(S.team, { number: i / 2 + 1 }) }));
+      const tags = [s.you ? S.you : null, s.player === lob.host_player ? S.host : null].filter(Boolean);
+      const li = el("li", { class: "seat", "data-player": s.player }, kingToken(s.player), el("span", { class: "sname", text: s.name }),
+        tags.length ? el("span", { class: "stag", text: tags.join(", ") }) : null);
+      if (host && s.computer) {
+        const pick = el("select", { class: "level-pick", "aria-label": fmt(S.level_of, { name: s.name }), id: `level-${s.player.replace(":", "-")}` });
+        for (const l of ME.levels) pick.append(el("option", { value: l, selected: l === s.computer, text: S.levels[l] || l }));
+        pick.addEventListener("change", () => post("computers", { player: s.player, level: pick.value }));
+        li.append(pick, el("button", { class: "btn icon-btn", id: `remove-${s.player.replace(":", "-")}`, "aria-label": fmt(S.remove, { name: s.name }), title: fmt(S.remove, { name: s.name }), text: "✕",
+          on: { click: () => post("computers", { remove: s.player }) } }));
+      } else if (s.computer) li.append(el("span", { class: "stag", text: `${S.computer}, ${S.levels[s.computer] || s.computer}` }));
+      if (host && lob.teams) {
+        const other = (j) => state.seats[j] && state.seats[j].player;
+        if (i > 0) li.append(el("button", { class: "btn icon-btn", id: `up-${i}`, "aria-label": fmt(S.move_up, { name: s.name }), title: fmt(S.move_up, { name: s.name }), text: "↑", on: { click: () => post("seats", { swap: [s.player, other(i - 1)] }) } }));
+        if (i < state.seats.length - 1) li.append(el("button", { class: "btn icon-btn", id: `down-${i}`, "aria-label": fmt(S.move_down, { name: s.name }), title: fmt(S.move_down, { name: s.name }), text: "↓", on: { click: () => post("seats", { swap: [s.player, other(i + 1)] }) } }));
+      }
+      seats.append(li);
+    });
+    for (let i = 0; i < lob.free; i++) seats.append(el("li", { class: "seat free", text: S.seat_free }));
     const bar = el("div", { class: "bar" });
-    if (lob.free > 0) bar.append(el("button", { class: "btn primary", id: "take-seat", text: S.take_seat, on: { click: () => post("join") } }));
-    if (lob.host) bar.append(el("button", { class: "btn", id: "start", text: S.start, on: { click: () => post("start") } }));
-    return el("section", { class: "panel" }, el("h2", { text: fmt(S.waiting, { free: lob.free, size: lob.size }) }), seats, bar);
+    if (!lob.seated && lob.free > 0) bar.append(el("button", { class: "btn primary", id: "take-seat", text: S.take_seat, on: { click: () => post("join") } }));
+    if (host && lob.free > 0) {
+      const level = el("select", { id: "add-level", "aria-label": S.level });
+      for (const l of ME.levels) level.append(el("option", { value: l, selected: l === "easy", text: S.levels[l] || l }));
+      bar.append(el("span", { class: "add-computer" }, level, el("button", { class: "btn", id: "add-computer", text: S.add_computer, on: { click: () => post("computers", { level: level.value }) } })));
+    }
+    if (host && lob.can_start) bar.append(el("button", { class: "btn primary", id: "start", text: S.start, on: { click: () => post("start") } }));
+    if (lob.seated) bar.append(el("button", { class: "btn", id: "leave", text: S.leave, on: { click: () => post("leave") } }));
+    if (host) bar.append(el("button", { class: "btn danger", id: "cancel-table", text: S.cancel_table, on: { click: () => post("cancel") } }));
+    const options = [...lob.variants.map((v) => S.variant_names[v] || v), lob.teams ? S.teams : null].filter(Boolean);
+    return el("section", { class: "panel lobby", "aria-labelledby": "lobby-h" }, el("h2", { id: "lobby-h", text: lob.heading }),
+      options.length ? el("p", { class: "tip", text: `${S.variants}: ${options.join(", ")}` }) : null,
+      lob.hints ? el("p", { class: "tip", id: "hints-on", text: S.hints_table }) : null,
+      seats, lob.line ? el("p", { class: "line mine", id: "lobby-line", role: "status", text: lob.line }) : null, bar);
   }
 
   // The table: on a phone one column (the lines, your kingdom, the builders, the others; the turn at the bottom),
@@ -388,13 +478,15 @@
     const finished = state.status === "finished";
     const skeleton = JSON.stringify([state.id, state.status, order, hasLines, state.queendomino, finished, state.seats]);
     const placed = [...placedSet()];
+    const hinted = hintSig();
+    const step = guideStep();
     const parts = [
-      ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed], renderLines],
-      ["builders", [state.builders, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen)], renderBuilders],
+      ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed, hinted], renderLines],
+      ["builders", [state.builders, state.builders_why, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen), hinted], renderBuilders],
       ["log", [state.log], renderLog],
-      ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, dragonSlot !== null && state.builders[dragonSlot]], renderDock],
+      ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, state.undo, state.wait, state.hint, hinted, step && step.key], renderDock],
       ["end", [state.version, finished], renderEnd],
-      ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot]], () => renderKingdom(state.kingdoms[i], i === main)]),
+      ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot, hinted]], () => renderKingdom(state.kingdoms[i], i === main)]),
     ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished))
       .map(([name, inputs, build]) => [name, JSON.stringify(inputs), build]);
     if (drawn && drawn.skeleton === skeleton && drawn.root.isConnected) {
@@ -418,17 +510,23 @@
     return root;
   }
 
+  // Each step's tip says what to do and why (the rule behind it), with the kingdom's size where it matters.
   function tipFor(a) {
     if (!a) return "";
-    return { place: S.place_tip, claim: S.claim_tip, first_claim: S.first_claim_tip, tax: S.tax_tip, build: S.build_tip, dragon: S.dragon_tip }[a.kind] || "";
+    const k = state.turn && state.kingdoms[state.turn.kingdom];
+    const tip = { place: S.tip_place, claim: S.tip_claim, first_claim: S.tip_first_claim, tax: S.tip_tax, build: S.tip_build, dragon: S.tip_dragon }[a.kind];
+    return tip ? fmt(tip, { size: k ? k.size : 5 }) : "";
   }
-  // The turn in words and its buttons, kept in view at the bottom of a phone's screen (a tap never sends them away).
+  // The turn in words and its buttons, kept in view at the bottom of a phone's screen (a tap never sends them away):
+  // the first-game guide's card, the computers' countdown while they wait for a possible undo (with Play now),
+  // a hint when the table allows it, and Undo only while the server would do it.
   function renderDock() {
     const a = myTurn() ? state.actions : null;
     const acting = state.turn ? seatOf(state.turn.player) : null;
     const line = el("p", { class: "line" + (state.turn && state.turn.you ? " mine" : ""), id: "status-line" },
       state.turn ? null : icon("crown", null, "btn-icon"), state.turn ? "" : " ", state.status_line || "");
-    const tip = pick ? "" : a ? tipFor(a) : state.turn && !state.seats.some((s) => s.you) ? S.watching : "";
+    const step = guideStep();
+    const tip = pick || step ? "" : a ? tipFor(a) : state.turn && !state.seats.some((s) => s.you) ? S.watching : "";
     const bar = el("div", { class: "bar" });
     if (pick) {
       const option = pick.options[pick.i];
@@ -436,22 +534,160 @@
       bar.append(el("button", { class: "btn primary", id: "confirm", text: `${S.confirm} (${option.words})`, on: { click: confirmPlace } }));
       bar.append(el("button", { class: "btn", id: "cancel", text: S.cancel, on: { click: () => { pick = null; render(); } } }));
     }
-    if (dragonSlot !== null) {
-      bar.append(el("button", { class: "btn primary", id: "confirm", text: `${S.confirm}: ${fmt(S.burn, { building: state.builders[dragonSlot].name })}`, on: { click: () => act({ type: "dragon", slot: dragonSlot }) } }));
-      bar.append(el("button", { class: "btn", id: "cancel", text: S.cancel, on: { click: () => { dragonSlot = null; render(); } } }));
-    }
+    const shown = hintAction();
     if (a && a.tax && !pick && dragonSlot === null && buildSlot === null) {
       for (const t of a.tax) {
         const [r, c] = t.cells[0];
         const text = t.cells.length === 2 ? fmt(S.both_squares, { coins: t.words }) : `${cellName(r, c)}: ${t.words}`;
-        bar.append(el("button", { class: "btn", id: t.cells.length === 2 ? "tax-both" : `tax-btn-${cellName(r, c)}`, on: { click: () => act({ type: "tax", cells: t.cells }) } },
+        const hinted = shown && shown.type === "tax" && JSON.stringify(shown.cells) === JSON.stringify(t.cells);
+        bar.append(el("button", { class: "btn" + (hinted ? " hinted" : ""), id: t.cells.length === 2 ? "tax-both" : `tax-btn-${cellName(r, c)}`, on: { click: () => act({ type: "tax", cells: t.cells }) } },
           icon("knight", acting && acting.colour, "btn-icon"), " ", text));
       }
     }
-    if (a && a.skip && a.kind !== "place" && !pick) bar.append(el("button", { class: "btn", id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
-    if (state.seats.some((s) => s.you) && state.turn !== null && !pick) bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
+    if (a && a.skip && a.kind !== "place" && !pick) {
+      bar.append(el("button", { class: "btn" + (shown && shown.type === "skip" ? " hinted" : ""), id: "skip", text: S.skip, on: { click: () => act({ type: "skip" }, false) } }));
+    }
+    if (a && state.hint && !pick && !step && !(hint && hint.gid === gid && hint.version === state.version)) { // (the guide first)
+      bar.append(el("button", { class: "btn", id: "hint", on: { click: askHint } }, icon("star", null, "btn-icon"), " ", S.hint_button));
+    }
+    const wait = state.wait && state.status === "playing" ? el("p", { class: "wait", id: "wait", role: "status" },
+      el("span", { id: "wait-left", text: waitWords() }), state.undo ? el("span", { class: "wait-undo", text: " " + S.wait_undo }) : null) : null;
+    if (wait && waitLeft() > 0) bar.append(el("button", { class: "btn primary", id: "play-now", text: S.play_now, on: { click: playNow } }));
+    if (state.undo && state.turn !== null && !pick) bar.append(el("button", { class: "btn", id: "undo", text: S.undo, on: { click: () => post("undo") } }));
     return el("section", { class: "panel dock" + (state.turn ? "" : " over"), id: "dock", "aria-label": state.title, style: seatStyle(acting && acting.colour) },
-      line, tip ? el("p", { class: "tip", text: tip }) : null, bar.childNodes.length ? bar : null);
+      guideCard(step), line, tip ? el("p", { class: "tip", id: "tip", text: tip }) : null, wait, hintBox(), bar.childNodes.length ? bar : null);
+  }
+
+  // -- the computers' wait for a possible undo: a countdown, and Play now (as Discord's "Computers, play now") ------
+  const waitLeft = () => (state && state.wait ? Math.max(0, Math.min(state.wait.seconds, Math.ceil((state.wait.until - Date.now()) / 1000))) : 0);
+  function waitWords() {
+    const left = waitLeft();
+    return left > 0 ? fmt(S.computers_wait, { seconds: left }) : S.computers_playing;
+  }
+  function startTick() {
+    if (tick) return;
+    tick = setInterval(() => {
+      const node = $("wait-left");
+      if (!node || !state || !state.wait) { clearInterval(tick); tick = null; return; }
+      const words = waitWords();
+      if (node.textContent !== words) node.textContent = words;
+      if (waitLeft() <= 0) { const b = $("play-now"); if (b) b.remove(); }
+    }, 250);
+  }
+  async function playNow() {
+    toast("");
+    try { await api(`api/games/${gid}/play-now`, { version: state.version }); } catch (err) { toast(err.message); }
+    const b = $("play-now");
+    if (b) b.remove();
+  }
+
+  // -- a hint: the move the hard computer player would make, worked out by the server (never on the page) -----------
+  function dropHint() {
+    if (hint) clearTimeout(hint.timer);
+    hint = null;
+  }
+  const hintHere = () => (hint && hint.gid === gid && state && hint.version === state.version ? hint : null);
+  function hintAction() { const h = hintHere(); return h && h.status === "ready" && h.data ? h.data.action : null; }
+  function hintSig() { const h = hintHere(); return h ? [h.status, h.data && h.data.action] : null; }
+  function askHint() {
+    dropHint();
+    hint = { gid, version: state.version, status: "pending", text: S.hint_working, data: null, timer: null, wait: 700 };
+    render();
+    pollHint(hint);
+  }
+  async function pollHint(h) {
+    let r;
+    try { r = await api(`api/games/${h.gid}/hint`, { version: h.version }); }
+    catch (err) { if (hint === h) { hint = null; render(); } toast(err.message); return; }
+    if (hint !== h) return; // the game moved on meanwhile
+    if (r.status === "pending") {
+      h.text = r.text;
+      h.timer = setTimeout(() => pollHint(h), h.wait);
+      h.wait = Math.min(h.wait * 1.5, 4000);
+      return;
+    }
+    h.status = r.status; h.text = r.text || ""; h.data = r.hint || null;
+    render();
+    if (h.data) announce(`${h.data.line} ${h.data.gain}`);
+  }
+  function hintBox() {
+    const h = hintHere();
+    if (!h) return null;
+    if (h.status !== "ready" || !h.data) return el("p", { class: "hint-line", id: "hint-line", role: "status", "aria-busy": h.status === "pending" ? "true" : null, text: h.text });
+    return el("div", { class: "hint-line ready", id: "hint-line", role: "status" }, icon("star", null, "btn-icon"), " ",
+      el("span", { class: "hint-move", text: h.data.line }), " ", el("span", { class: "hint-gain", text: h.data.gain }));
+  }
+
+  // -- the first-game guide: in a browser that never played, the first turn's three taps one after the other (choose
+  // a spot, confirm, take your next domino), marked on the real controls; Queendomino's tax, build and dragon the
+  // first time each comes. Skippable; never shown again once done or skipped. --------------------------------------
+  function loadGuide() {
+    try { return JSON.parse(localStorage.getItem(GUIDE_KEY) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function saveGuide() {
+    try { localStorage.setItem(GUIDE_KEY, JSON.stringify(guide)); } catch (e) { /* a browser that keeps nothing: shown again */ }
+  }
+  const ECONOMY = { tax: "[id^=tax-]", build: ".slot.build", dragon: ".slot.burn" };
+  function guideStep() {
+    if (guide.off || !state || state.status !== "playing" || !myTurn()) return null;
+    const a = state.actions, k = state.kingdoms[state.turn.kingdom];
+    if (ECONOMY[a.kind] && !guide[a.kind] && !pick && buildSlot === null && dragonSlot === null) {
+      return { key: a.kind, text: S[`guide_${a.kind}`], marks: ECONOMY[a.kind] };
+    }
+    if (guide.first) return null;
+    if (a.kind === "first_claim") return { key: "welcome", text: S.guide_welcome, marks: ".dom.legal" };
+    if (a.kind === "place") {
+      return pick ? { key: "confirm", n: 2, text: S.guide_confirm, marks: "#confirm" }
+        : { key: "spot", n: 1, text: fmt(S.guide_spot, { size: k ? k.size : 5 }), marks: ".cell-legal[id^=cell-]" };
+    }
+    if (guide.placed && (a.kind === "claim" || ECONOMY[a.kind])) return { key: "next", n: 3, text: S.guide_next, marks: ".dom.legal" };
+    return null;
+  }
+  function guideActed(action) {
+    if (guide.off || !state || !myTurn()) return;
+    const kind = state.actions.kind;
+    if (ECONOMY[kind]) guide[kind] = true; // (its card is hidden while a building is chosen: done all the same)
+    if (kind === "place" && action.type === "place") guide.placed = true;
+    if (action.type === "claim" && guide.placed && kind !== "first_claim") guide.first = true;
+    saveGuide();
+  }
+  function guideCard(step) {
+    if (!step) return null;
+    const head = step.n ? fmt(S.guide_title, { step: step.n, steps: 3 }) : S.guide_label;
+    return el("div", { class: "guide", id: "guide", role: "note", "aria-label": S.guide_label, "data-step": step.key },
+      el("div", { class: "guide-top" }, el("p", { class: "guide-head" }, icon("star", null, "btn-icon"), " ", head),
+        el("button", { class: "btn", id: "guide-skip", text: S.guide_skip, on: { click: () => { guide.off = true; saveGuide(); render(); } } })),
+      el("p", { class: "guide-text", text: step.text }));
+  }
+  // The step's marks on the real controls; a new step brings its first mark into view (the next line after a
+  // placement is above the kingdom, often scrolled away).
+  let guideShown = null;
+  function markGuide() {
+    for (const node of document.querySelectorAll(".guide-mark")) node.classList.remove("guide-mark");
+    const step = guideStep();
+    if (step) for (const node of document.querySelectorAll(step.marks)) node.classList.add("guide-mark");
+    const key = step ? `${state.version}:${step.key}` : null;
+    if (key && key !== guideShown && step.key !== "confirm") inView(document.querySelector(".guide-mark"));
+    guideShown = key;
+  }
+
+  // -- a chosen but unconfirmed spot outlives a reload (this tab's sessionStorage, for this version of the game) ----
+  function keepPick() {
+    try {
+      const name = `kd_pick:${gid}`;
+      if (!pick) { sessionStorage.removeItem(name); return; }
+      const o = pick.options[pick.i];
+      sessionStorage.setItem(name, JSON.stringify({ v: state.version, row: o.row, col: o.col, dir: o.dir }));
+    } catch (e) { /* no storage: nothing kept */ }
+  }
+  function restorePick() {
+    if (pick || !myTurn() || !state.actions.place) return;
+    let saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(`kd_pick:${gid}`) || "null"); } catch (e) { return; }
+    if (!saved || saved.v !== state.version) return;
+    const options = state.actions.place.filter((p) => p.row === saved.row && p.col === saved.col).sort((p, q) => q.gain - p.gain);
+    const i = options.findIndex((p) => p.dir === saved.dir);
+    if (i >= 0) pick = { row: saved.row, col: saved.col, options, i };
   }
   function renderEnd() {
     const box = el("section", { class: "panel end", "aria-labelledby": "final-h" }, el("h2", { id: "final-h", text: S.final }));
@@ -483,6 +719,7 @@
   function renderLine(list, heading, claimable, id, placed) {
     const box = el("div", { class: "line-list", role: "list", "aria-labelledby": id });
     const acting = state.turn && state.turn.domino;
+    const shown = hintAction();
     for (const d of list) {
       const legal = claimable.includes(d.domino);
       const seat = d.player ? seatOf(d.player) : null;
@@ -491,14 +728,16 @@
       const holder = el("span", { class: "holder" });
       if (d.player) holder.append(el("span", { "data-fly": `king:${d.domino}` }, kingToken(d.player)), el("span", { class: "who", text: who }));
       else holder.append(el("span", { class: "free", text: S.free || "" }));
-      const cls = "dom" + (legal ? " legal" : "") + (acting === d.domino ? " acting" : "") + (placed.has(d.domino) ? " placed" : "");
+      const hinted = legal && shown && shown.type === "claim" && shown.domino === d.domino;
+      const cls = "dom" + (legal ? " legal" : "") + (acting === d.domino ? " acting" : "") + (placed.has(d.domino) ? " placed" : "") + (hinted ? " hinted" : "");
       const svg = dominoSvg(d.squares);
       svg.dataset.fly = `dom:${d.domino}`;
       const node = el(legal ? "button" : "div", {
         class: cls, role: legal ? null : "listitem", tabindex: legal || !who ? null : "0", title: who || null,
         id: `dom-${d.domino}`, "aria-label": label, "data-domino": d.domino, style: seatStyle(seat && seat.colour),
         on: legal ? { click: () => act({ type: "claim", domino: d.domino }) } : null,
-      }, el("span", { class: "num", text: state.kind === "royal-wedding" ? d.domino : String(d.number) }), svg, holder);
+      }, el("span", { class: "num", text: state.kind === "royal-wedding" ? d.domino : String(d.number) }), svg, holder,
+        hinted ? icon("star", null, "hint-star") : null);
       box.append(legal ? el("div", { role: "listitem" }, node) : node);
     }
     return el("div", { class: "line-col" }, el("h2", { id, text: heading }), box);
@@ -515,10 +754,13 @@
   }
 
   // -- the builders' board --------------------------------------------------------------------------------------
+  // A building you can build and one the dragon would burn look and read differently (a coin and "Build", a dragon
+  // and "Burn with the dragon"); one you cannot afford says why; the dragon's confirmation is beside the building.
   function renderBuilders() {
     const a = myTurn() ? state.actions : {};
     const buildable = new Set((a.build || []).map((b) => b.slot));
     const burnable = new Set(a.dragon || []);
+    const shown = hintAction();
     const box = el("div", { class: "builders" });
     state.builders.forEach((b, slot) => {
       if (!b) {
@@ -532,28 +774,46 @@
       const canBurn = burnable.has(slot) && !canBuild;
       const legal = canBuild || canBurn;
       const chosen = buildSlot === slot || dragonSlot === slot;
-      const label = canBuild ? fmt(S.build, { building: b.name, coins: b.cost }) : canBurn ? fmt(S.burn, { building: b.name }) : `${b.name}, ${fmt(S.cost, { coins: b.cost })}`;
+      const hinted = shown && (shown.type === "build" || shown.type === "dragon") && shown.slot === slot;
+      const label = (canBuild ? fmt(S.build, { building: b.name, coins: b.cost }) : canBurn ? fmt(S.burn_with_dragon, { building: b.name })
+        : `${b.name}, ${fmt(S.cost, { coins: b.cost })}`) + (b.why ? ". " + b.why : "");
       const pic = icon("building-" + b.id, null, "pic");
       pic.dataset.fly = `slot:${b.id}`;
+      const tag = canBuild ? el("span", { class: "act act-build" }, icon("coin"), S.slot_build)
+        : canBurn ? el("span", { class: "act act-burn" }, icon("dragon"), S.slot_burn) : null;
       box.append(el(legal ? "button" : "div", {
-        class: "slot" + (legal ? " legal" : "") + (chosen ? " chosen" : ""), title: b.name,
-        id: `slot-${slot}`, "aria-label": label + ". " + b.effect, "aria-pressed": legal ? String(chosen) : null,
+        class: "slot" + (canBuild ? " legal build" : canBurn ? " legal burn" : "") + (chosen ? " chosen" : "") + (hinted ? " hinted" : "") + (b.why ? " cannot" : ""),
+        title: b.name, id: `slot-${slot}`, "aria-label": label + ". " + b.effect, "aria-pressed": legal ? String(chosen) : null,
         on: legal ? { click: () => chooseSlot(slot, canBuild) } : null,
-      }, pic, el("span", { class: "cost" }, icon("coin"), el("span", { text: String(b.cost) })), el("span", { class: "bname", text: b.name }), el("small", { class: "effect", text: b.effect })));
+      }, pic, el("span", { class: "cost" }, icon("coin"), el("span", { text: String(b.cost) })), el("span", { class: "bname", text: b.name }),
+      tag, b.why ? el("small", { class: "why", text: b.why }) : el("small", { class: "effect", text: b.effect })));
+      if (dragonSlot === slot) box.append(burnConfirm(b));
     });
     const foot = el("p", { class: "board-foot" });
     const host = state.kingdoms.find((k) => k.queen);
     foot.append(el("span", { "data-fly": state.dragon === null || state.dragon === undefined ? "dragon" : null }, icon("dragon"),
       state.dragon === null || state.dragon === undefined ? S.dragon_cave : fmt(S.dragon_flew, { slot: state.dragon + 1 })));
     foot.append(el("span", {}, icon("queen"), host ? fmt(S.queen_host, { host: kingdomTitle(host) }) : S.queen_no_host));
-    return el("section", { class: "panel builders-panel" }, el("h2", { text: S.builders }), box, foot);
+    const why = myTurn() && state.builders_why ? el("p", { class: "why", id: "builders-why", text: state.builders_why }) : null;
+    return el("section", { class: "panel builders-panel" }, el("h2", { text: S.builders }), box, why, foot);
+  }
+  // The burn's confirmation, in the builders' grid right after the building tapped (the whole row: beside it).
+  function burnConfirm(b) {
+    return el("div", { class: "slot-confirm", id: "burn-confirm" },
+      el("button", { class: "btn primary burn", id: "confirm", on: { click: () => act({ type: "dragon", slot: dragonSlot }) } },
+        icon("dragon", null, "btn-icon"), " ", fmt(S.burn_confirm, { building: b.name })),
+      el("button", { class: "btn", id: "cancel", text: S.cancel, on: { click: () => { dragonSlot = null; render(); } } }));
   }
   function chooseSlot(slot, build) {
     pick = null;
     if (build) { buildSlot = buildSlot === slot ? null : slot; dragonSlot = null; }
     else { dragonSlot = dragonSlot === slot ? null : slot; buildSlot = null; }
     render();
-    if (buildSlot !== null) { const cell = document.querySelector(".cell-legal"); if (cell) cell.focus({ preventScroll: true }); }
+    if (buildSlot !== null) {
+      const cell = document.querySelector(".cell-legal[id^=build-]");
+      if (cell) { cell.focus({ preventScroll: true }); inView(cell); }
+    }
+    if (dragonSlot !== null) { const b = $("confirm"); if (b) { b.focus({ preventScroll: true }); inView($("burn-confirm")); } }
   }
 
   // -- the kingdoms ---------------------------------------------------------------------------------------------
@@ -712,6 +972,12 @@
       }
       if (pick) drawPreview(svg, at);
     }
+    const shown = hintAction();
+    if (shown && shown.type === "place") {
+      const [dr, dc] = DIRS[shown.direction], [r, c] = shown.cell;
+      hintMark(svg, at, [[r, c], [r + dr, c + dc]]);
+    }
+    if (shown && (shown.type === "tax" || (shown.type === "build" && buildSlot === shown.slot))) hintMark(svg, at, shown.cells || [shown.cell]);
     if (a.tax) {
       for (const t of a.tax.filter((t) => t.cells.length === 1)) {
         const [r, c] = t.cells[0];
@@ -725,6 +991,16 @@
           () => act({ type: "build", slot: b.slot, cell: [b.row, b.col] }), `build-${cellName(b.row, b.col)}`, false);
       }
     }
+  }
+  // The hint's cells, outlined in gold over the kingdom (the marks take no tap: the squares under them do).
+  function hintMark(svg, at, cells) {
+    const g = sv("g", { class: "hint-mark", id: "hint-mark", "pointer-events": "none" });
+    cells.forEach(([r, c], i) => {
+      if (!at.inside(r, c)) return;
+      g.append(sv("rect", { x: at.x(c) + 4, y: at.y(r) + 4, width: U - 8, height: U - 8, rx: 10, fill: "#f6c440", "fill-opacity": 0.28, stroke: "#f6c440", "stroke-width": 7 }));
+      if (i === 0) g.append(use("star", at.x(c) + 30, at.y(r) + 30, 40, { color: "#f6c440" }));
+    });
+    svg.append(g);
   }
   function drawPreview(svg, at) {
     const option = pick.options[pick.i];
