@@ -320,12 +320,23 @@ class Commits:
         return version
 
     # -- a person who asked to be forgotten; a game deleted -------------------------------------------------------------
-    async def forget(self, rec: GameRecord, user_id: int, *, former_id: int, level: str) -> Result | None:
+    async def forget(
+        self,
+        rec: GameRecord,
+        user_id: int,
+        *,
+        former_id: int,
+        level: str,
+        name: str | None = None,
+        host_after: int | None = None,
+    ) -> Result | None:
         """The person leaves the game `rec` for good (`forget_plan`: a computer player takes their seat in play, a
         former player's seat keeps their result, a lobby loses their seat), their name gone from its seats, log and
         results, with the version check. Returns the game in play afterwards (its turn may now be a computer's),
         else None. The caller holds the channel's lock."""
-        plan = forget_plan(rec, user_id, former_id=former_id, level=level, now=self.clock())
+        plan = forget_plan(
+            rec, user_id, former_id=former_id, level=level, now=self.clock(), name=name, host_after=host_after
+        )
         try:
             await self.store.forget_player(
                 rec.id,

@@ -208,15 +208,25 @@ class Forgetting:
         return self.replacement is not None and self.replacement.is_computer
 
 
-def forget_plan(rec: GameRecord, user_id: int, *, former_id: int, level: str, now: datetime) -> Forgetting:
+def forget_plan(
+    rec: GameRecord,
+    user_id: int,
+    *,
+    former_id: int,
+    level: str,
+    now: datetime,
+    name: str | None = None,
+    host_after: int | None = None,
+) -> Forgetting:
     """How `user_id` leaves the game `rec`: in a lobby their seat goes (the next person hosts, or the lobby is
     cancelled when they were alone); in a game in play a computer player of `level` takes their seat, as the
     deadline's does for an absent player, for good; in a game that ended a former player's seat (user id
     `former_id`) keeps their place and result. Their name becomes "a former player" in the game's language, and the
-    engine's game (its config, log, kings, kingdoms) names the new seat's player id instead of theirs."""
-    name = translate(game_language(rec), M.FORMER_PLAYER)
+    engine's game (its config, log, kings, kingdoms) names the new seat's player id instead of theirs. (A person who
+    leaves a game in play without being forgotten: the computer's seat takes `name`, and `host_after` hosts.)"""
+    name = name or translate(game_language(rec), M.FORMER_PLAYER)
     seat = next((s for s in rec.seats if s.user_id == user_id), None)
-    host = former_id if rec.host_user_id == user_id else None
+    host = (host_after or former_id) if rec.host_user_id == user_id else None
     if rec.status == GameStatus.LOBBY:
         others = [s for s in rec.seats if s.user_id is not None and s.user_id != user_id]
         if rec.host_user_id == user_id and others:

@@ -12,13 +12,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from db.errors import CorruptGame, SeatConflict, StaleVersion, WrongStatus
-from db.models import GameRecord, GameStatus, Seat
+from db.models import GameRecord, GameStatus, Seat, new_former_player_id
 from db.store import GameStore
 from i18n import messages as M
 from i18n import translate, translate_plural
 
 from . import lobbyrules as rules
-from .decide import STALE, Result
+from .decide import DEADLINE_LEVEL, STALE, Result, game_language
 from .words import UserError, safe
 
 if TYPE_CHECKING:
@@ -288,6 +288,39 @@ class LobbyDoor:
             return LobbyChange(rec, lambda lang: translate(lang, M.GAME_CANCELLED_PRIVATE), closed=True)
 
         return await self._lobby(game_id, cancel, expected_version, in_play=True)
+
+    async def abandon_seat(self, game_id: int, person: Person, *, expected_version: int | None = None) -> LobbyChange:
+        """A person leaves a game in play for good: a computer player (the deadline's level) takes their seat and the
+        game goes on, the table says so; the host's role goes to the next person at the table. The last person to
+        leave ends the game instead (abandoned): nobody would play it."""
+
+        async def abandon(rec: GameRecord) -> LobbyChange:
+            if rec.status != GameStatus.PLAYING or rec.game is None:
+                raise UserError(M.NOT_PLAYED_ANY_MORE)
+            seat = rec.seat_of(person.player)
+            if seat is None or seat.is_computer:
+                raise UserError(M.NO_SEAT)
+            others = [s.user_id for s in rec.seats if not s.is_computer and s.user_id not in (None, person.user_id)]
+            if not others:
+                await self.end(rec.id, reason="abandoned", by=person.user_id, expected_version=rec.version)
+                rec = await self.games.get(rec.id)
+                return LobbyChange(rec, lambda lang: translate(lang, M.LEFT_GAME_ENDED), closed=True)
+            lang = game_language(rec)
+            number = 1 + max((int(s.player_id[4:]) for s in rec.seats if s.is_computer), default=0)
+            bot = rules.bot_name(number, DEADLINE_LEVEL, lang)
+            result = await self.commits.forget(
+                rec, person.user_id, former_id=new_former_player_id(), level=DEADLINE_LEVEL, name=bot,
+                host_after=others[0],
+            )  # fmt: skip
+            assert result is not None
+            name = safe(seat.display_name)
+            await self.after_move(result, mover=None, note=translate(lang, M.PLAYER_LEFT_GAME, name=name, bot=bot))
+            return LobbyChange(result.record, lambda lang: translate(lang, M.YOU_LEFT_GAME, bot=bot))
+
+        return await self._lobby(game_id, abandon, expected_version, in_play=True)
+
+    async def after_move(self, result: Result, *, mover: str | None, note: str = "") -> None:
+        raise NotImplementedError
 
     async def expire_lobby(self, game_id: int, version: int) -> None:
         """A lobby nobody used ends as expired (a full local board makes room), unless it changed since `version`

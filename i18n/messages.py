@@ -2242,3 +2242,21 @@ WEB_HINT_FAILED = N_("The hint could not be worked out; it has been logged.")
 # Translators: The web board's lobby: its heading for a person who did not open the table. {taken}: seats taken;
 # {size}: the table's seats.
 WEB_LOBBY_SEATS = N_("{taken} of {size} seats taken.")
+# -- a person leaving a local game in play (cogs/lobbydoor.py abandon_seat; the web board's Leave the game) --------
+# Translators: A line of the table (everyone sees it) when a person left a game in play for good. {name}: their name;
+# {bot}: the computer player who takes their seat ("Bot 2 (medium)").
+PLAYER_LEFT_GAME = N_("🚪 {name} left the game: {bot} plays their seat from now on.")
+# Translators: The web board: the answer to the person who left a game in play. {bot}: the computer player who takes
+# their seat.
+YOU_LEFT_GAME = N_("You left the game: {bot} plays your seat from now on.")
+# Translators: The web board: the answer to the last person who leaves a game in play: nobody is left, so it ends.
+LEFT_GAME_ENDED = N_("You left the game; nobody else was playing it, so it has ended.")
+# Translators: The web board: a button under a game in play (local tables): the person leaves the game for good and a
+# computer player takes their seat.
+WEB_LEAVE_GAME = N_("Leave the game")
+# Translators: The web board: the question before leaving a game in play (a browser's yes/no dialog).
+WEB_LEAVE_GAME_ASK = N_("Leave this game for good? A computer player takes your seat and the game goes on.")
+# Translators: The web board: the question before the host cancels a game in play (a browser's yes/no dialog).
+WEB_CANCEL_GAME_ASK = N_("Cancel this game for everyone at the table? It cannot be undone.")
+# Translators: The web board: the heading of the panel with the buttons to leave or cancel a game in play.
+WEB_THIS_TABLE = N_("This table")

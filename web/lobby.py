@@ -205,7 +205,10 @@ class Lobby:
         users = self.board.people.session(request).users
 
         async def leave(rec: GameRecord, body: dict, actor: int, version: int) -> LobbyChange:
+            """Leave a lobby, or a game in play (a computer takes the seat)."""
             me = next((s.user_id for s in rec.seats if s.user_id in users), actor)
+            if rec.status == GameStatus.PLAYING:
+                return await self.board.service.abandon_seat(rec.id, Person(me), expected_version=version)
             return await self.board.service.leave(rec.id, Person(me), expected_version=version)
 
         return await self._operate(request, leave)

@@ -344,6 +344,7 @@ def game_view(
         "title": game_name(rec.kind, lang),
         "seats": seats_view(rec, viewers),
         "lang": lang,
+        "host": rec.host_user_id in viewers,  # the reader hosts this table (may cancel it)
     }
     game = rec.game
     if rec.status == GameStatus.LOBBY or game is None:

@@ -261,3 +261,39 @@ async def test_the_form_cannot_choose_an_impossible_table(local, open_page):
             assert "id" in answer, (form, answer)
             opened += 1
     assert opened == 5
+
+
+async def test_a_person_leaves_a_game_in_play_and_a_computer_plays_on_then_the_host_cancels_it(local, open_page):
+    """A local game in play has a life too (issue 44): a seated person leaves it for good from the board (asked
+    first) and a computer player takes their seat, the game going on; the host cancels it for everyone."""
+    host = await open_page(local.board.url)
+    gid = await open_table(host, "kingdomino", 3, 1)
+    await host.wait_turn("lobby")
+    joiner = await open_page(f"{local.board.url}?game={gid}")
+    await joiner.wait_turn("lobby")
+    await joiner.tap("#take-seat")
+    await host.page.wait_for_function("() => document.querySelectorAll('#seats li.seat:not(.free)').length === 3")
+    await host.tap("#start")
+    await joiner.page.wait_for_selector("#leave-game")
+    assert await joiner.count("#cancel-game") == 0, "only the host cancels"
+    joiner.page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await joiner.tap("#leave-game")
+    async with asyncio.timeout(60):
+        while True:  # until the leave is saved
+            rec = await local.service.games.get(gid)
+            if not any(s.display_name == "Player 2" for s in rec.seats):
+                break
+            await asyncio.sleep(0.05)
+    assert rec.status == GameStatus.PLAYING
+    assert [s.is_computer for s in rec.seats] == [False, True, True]
+    assert rec.seats[2].display_name == "Bot 2 (medium)" and rec.seats[2].cpu_level == "medium"  # where Player 2 sat
+    await local.service.idle()
+    assert (await local.service.games.get(gid)).version >= rec.version, "the game went on"
+    await joiner.page.wait_for_function("() => !document.querySelector('#leave-game')")
+    await host.page.wait_for_function(
+        "() => document.body.textContent.includes('Bot 2 (medium)')"
+    )  # the seat's new player
+    host.page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await host.tap("#cancel-game")
+    await host.page.wait_for_selector("#closed")
+    assert (await local.service.games.get(gid)).status == GameStatus.CANCELLED

@@ -366,7 +366,8 @@
   async function post(what, body) {
     toast("");
     try {
-      await api(`api/games/${gid}/${what}`, Object.assign({ version: state.version }, body || {}));
+      const r = await api(`api/games/${gid}/${what}`, Object.assign({ version: state.version }, body || {}));
+      if (r && r.said) announce(r.said);
       if (what === "join" || what === "leave") openBoard(gid); // the live view is per person: connect again as who it is now
     } catch (err) { toast(err.message); }
   }
@@ -484,10 +485,12 @@
       ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed, hinted], renderLines],
       ["builders", [state.builders, state.builders_why, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen), hinted], renderBuilders],
       ["log", [state.log], renderLog],
+      ["manage", [state.status, state.host, (state.seats || []).some((x) => x.you)], renderManage],
       ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, state.undo, state.wait, state.hint, hinted, step && step.key], renderDock],
       ["end", [state.version, finished], renderEnd],
       ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot, hinted]], () => renderKingdom(state.kingdoms[i], i === main)]),
-    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished))
+    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished)
+      && (name !== "manage" || canManage()))
       .map(([name, inputs, build]) => [name, JSON.stringify(inputs), build]);
     if (drawn && drawn.skeleton === skeleton && drawn.root.isConnected) {
       for (const [name, sig, build] of parts) {
@@ -502,7 +505,7 @@
     const made = new Map(parts.map(([name, sig, build]) => [name, { sig, node: build() }]));
     const node = (name) => (made.has(name) ? made.get(name).node : null);
     const others = order.slice(1);
-    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"));
+    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"), node("manage"));
     const mid = el("div", { class: "col col-mid" }, node("dock"), node("end"), node(`k${main}`));
     const right = el("div", { class: "col col-right" }, el("div", { class: "others" + (others.length >= 3 ? " many" : "") }, ...others.map((i) => node(`k${i}`))));
     const root = el("div", { class: "table" + (state.kingdoms.length === 2 ? " two" : ""), "data-game": state.kind }, left, mid, right);
@@ -1068,6 +1071,23 @@
     });
     table.append(body);
     return table;
+  }
+  // A local table's life in play: a seated person may leave it for good (a computer takes the seat), its host may
+  // cancel it (each asked first).
+  function canManage() {
+    return !!(ME && ME.local && state.status === "playing" && (state.host || (state.seats || []).some((x) => x.you)));
+  }
+  function renderManage() {
+    const box = el("section", { class: "panel manage", id: "manage", "aria-labelledby": "manage-h" }, el("h2", { id: "manage-h", text: S.this_table }));
+    const bar = el("div", { class: "bar" });
+    if ((state.seats || []).some((x) => x.you)) {
+      bar.append(el("button", { class: "btn", id: "leave-game", text: S.leave_game, on: { click: () => { if (window.confirm(S.leave_game_ask)) post("leave"); } } }));
+    }
+    if (state.host) {
+      bar.append(el("button", { class: "btn danger", id: "cancel-game", text: S.cancel_table, on: { click: () => { if (window.confirm(S.cancel_game_ask)) post("cancel"); } } }));
+    }
+    box.append(bar);
+    return box;
   }
   function renderLog() {
     const lines = state.log || [];
