@@ -256,3 +256,23 @@ async def test_a_whole_game_of_people_and_computers_through_the_door(service, he
     assert [(e.kind, e.player, e.text) for e in shown] == [(e.kind, e.player, e.text) for e in saved]
     moves = [c for c in heard.changes if c.kind == "move" and c.game_id == rec.id]
     assert len(moves) == len(rec.game.log) and [c.version for c in moves] == sorted(c.version for c in moves)
+
+
+async def test_a_person_leaving_a_game_in_play_gives_their_seat_to_a_computer_and_the_last_one_ends_it(service, heard):
+    rec = await lobby(service, seats=3)
+    await service.join(rec.id, BOB)
+    await service.join(rec.id, CEC)
+    await refused(service, rec.id, lambda: service.abandon_seat(rec.id, BOB), "not being played")
+    await service.start_table(rec.id, ANN.user_id)
+    await service.idle()
+    await refused(service, rec.id, lambda: service.abandon_seat(rec.id, DAN), "no seat")
+    heard.clear()
+    change = await service.abandon_seat(rec.id, ANN)  # the host leaves: a computer plays on, Bob hosts
+    seats = change.record.seats
+    assert [s.display_name for s in seats] == ["Bot 1 (medium)", "Bob", "Cec"] and seats[0].cpu_level == "medium"
+    assert change.record.host_user_id == BOB.user_id and change.record.status == GameStatus.PLAYING
+    assert "Bot 1 (medium) plays your seat" in change.said("en") and "seat" in heard.kinds(rec.id)
+    await service.abandon_seat(rec.id, BOB)
+    change = await service.abandon_seat(rec.id, CEC)  # the last person: nobody would play it
+    assert change.closed and change.record.status == GameStatus.CANCELLED and change.record.end_reason == "abandoned"
+    await service.idle()
