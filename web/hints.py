@@ -30,8 +30,7 @@ from i18n import messages as M
 from render.review import action_words, points_words
 
 from .errors import Declined, Refusal
-from .people import lang_of
-from .tables import version_of
+from .tables import posted
 from .view import hints_allowed, plain
 
 EFFORT: tuple[float, int, int] = (HINT_BUDGET, HINT_PLAYOUTS, HINT_RIVALS)  # hard's budget, playouts, other moves
@@ -88,9 +87,7 @@ class BoardHints:
     async def hint(self, request: web.Request) -> web.Response:
         """The reader's hint at their decision: pending (ask again) until it is worked out, then ready."""
         board = self.board
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        version = version_of(await board.body(request), lang)
+        gid, lang, _, version = await posted(board, request)
         try:
             rec = (await board.snapshots.snapshot(gid)).record
         except UserError as error:

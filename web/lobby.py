@@ -30,7 +30,7 @@ from . import auth
 from .errors import Declined, Refusal
 from .gamelist import FINISHED_LISTED, entry, ordered
 from .people import lang_of
-from .tables import even_if_gone, version_of
+from .tables import even_if_gone, posted
 
 MAX_LOCAL_GAMES = 200
 TABLES_PER_PERSON = 10
@@ -161,10 +161,7 @@ class Lobby:
         them), through the door with the version the page showed; a refusal is the answer the page shows."""
         self.local_only(request)
         board = self.board
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        body = await board.body(request)
-        version = version_of(body, lang)
+        gid, lang, body, version = await posted(board, request)
         users = board.people.session(request).for_game(gid)
         try:
             rec = await board.service.games.get(gid)
@@ -183,9 +180,7 @@ class Lobby:
         """Take a free seat at a local lobby (a second window, another person at the same screen)."""
         self.local_only(request)
         board = self.board
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        version = version_of(await board.body(request), lang)
+        gid, lang, _, version = await posted(board, request)
         try:
             rec = await board.service.games.get(gid)
             taken = {s.user_id for s in rec.seats if s.user_id is not None}

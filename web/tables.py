@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from aiohttp import web
 
@@ -30,6 +30,22 @@ async def even_if_gone(work: Awaitable[T]) -> T:
     decided is saved and shown whole, never cut off between its save and its table."""
     task = asyncio.ensure_future(work)
     return await asyncio.shield(task)
+
+
+class Posted(NamedTuple):
+    """A move or lobby request on a game: which game, the reader's language, its checked body, and the version the
+    page showed (each refused with a 400 saying why when missing or malformed)."""
+
+    gid: int
+    lang: str
+    body: dict
+    version: int
+
+
+async def posted(board: Any, request: web.Request) -> Posted:
+    gid, lang = board.game_id(request), lang_of(request)
+    body = await board.body(request)
+    return Posted(gid, lang, body, version_of(body, lang))
 
 
 def version_of(body: dict, lang: str) -> int:
@@ -67,10 +83,7 @@ class Tables:
     async def act(self, request: web.Request) -> web.Response:
         board = self.board
         started = time.perf_counter()
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        body = await board.body(request)
-        version = version_of(body, lang)
+        gid, lang, body, version = await posted(board, request)
         try:
             action = action_from_dict(body.get("action"))  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
@@ -99,9 +112,7 @@ class Tables:
 
     async def undo(self, request: web.Request) -> web.Response:
         board = self.board
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        version = version_of(await board.body(request), lang)
+        gid, lang, _, version = await posted(board, request)
         try:
             rec = await board.service.games.get(gid)
             if rec.version != version:
