@@ -274,8 +274,9 @@ async def test_a_person_leaves_a_game_in_play_and_a_computer_plays_on_then_the_h
     await joiner.tap("#take-seat")
     await host.page.wait_for_function("() => document.querySelectorAll('#seats li.seat:not(.free)').length === 3")
     await host.tap("#start")
-    await joiner.page.wait_for_selector("#leave-game")
+    await joiner.page.wait_for_selector("#leave-game", state="attached")  # under the log, folded on a phone
     assert await joiner.count("#cancel-game") == 0, "only the host cancels"
+    await joiner.page.evaluate("document.querySelector('.log-panel').open = true")  # a phone keeps it folded
     joiner.page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
     await joiner.tap("#leave-game")
     async with asyncio.timeout(60):
@@ -293,6 +294,7 @@ async def test_a_person_leaves_a_game_in_play_and_a_computer_plays_on_then_the_h
     await host.page.wait_for_function(
         "() => document.body.textContent.includes('Bot 2 (medium)')"
     )  # the seat's new player
+    await host.page.evaluate("document.querySelector('.log-panel').open = true")
     host.page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
     await host.tap("#cancel-game")
     await host.page.wait_for_selector("#closed")

@@ -484,13 +484,11 @@
     const parts = [
       ["lines", [state.current, state.next, state.round, a && a.claim, state.turn, state.settling, placed, hinted], renderLines],
       ["builders", [state.builders, state.builders_why, state.dragon, a && [a.build, a.dragon], buildSlot, dragonSlot, state.kingdoms.map((k) => k.queen), hinted], renderBuilders],
-      ["log", [state.log], renderLog],
-      ["manage", [state.status, state.host, (state.seats || []).some((x) => x.you)], renderManage],
+      ["log", [state.log, canManage(), state.host, (state.seats || []).some((x) => x.you)], renderLog],
       ["dock", [state.status_line, state.turn, state.settling, a, pick, buildSlot, dragonSlot, state.undo, state.wait, state.hint, hinted, step && step.key], renderDock],
       ["end", [state.version, finished], renderEnd],
       ...order.map((i) => [`k${i}`, [state.kingdoms[i], i === main, state.turn, state.settling, state.placed, state.queendomino, i === main && [a, pick, buildSlot, hinted]], () => renderKingdom(state.kingdoms[i], i === main)]),
-    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished)
-      && (name !== "manage" || canManage()))
+    ].filter(([name]) => (name !== "lines" || hasLines) && (name !== "builders" || state.queendomino) && (name !== "end" || finished))
       .map(([name, inputs, build]) => [name, JSON.stringify(inputs), build]);
     if (drawn && drawn.skeleton === skeleton && drawn.root.isConnected) {
       for (const [name, sig, build] of parts) {
@@ -505,7 +503,7 @@
     const made = new Map(parts.map(([name, sig, build]) => [name, { sig, node: build() }]));
     const node = (name) => (made.has(name) ? made.get(name).node : null);
     const others = order.slice(1);
-    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"), node("manage"));
+    const left = el("div", { class: "col col-left" }, node("lines"), node("builders"), node("log"));
     const mid = el("div", { class: "col col-mid" }, node("dock"), node("end"), node(`k${main}`));
     const right = el("div", { class: "col col-right" }, el("div", { class: "others" + (others.length >= 3 ? " many" : "") }, ...others.map((i) => node(`k${i}`))));
     const root = el("div", { class: "table" + (state.kingdoms.length === 2 ? " two" : ""), "data-game": state.kind }, left, mid, right);
@@ -1073,21 +1071,19 @@
     return table;
   }
   // A local table's life in play: a seated person may leave it for good (a computer takes the seat), its host may
-  // cancel it (each asked first).
+  // cancel it (each asked first). Under the log, which a phone keeps folded: out of the way of the turn.
   function canManage() {
     return !!(ME && ME.local && state.status === "playing" && (state.host || (state.seats || []).some((x) => x.you)));
   }
-  function renderManage() {
-    const box = el("section", { class: "panel manage", id: "manage", "aria-labelledby": "manage-h" }, el("h2", { id: "manage-h", text: S.this_table }));
-    const bar = el("div", { class: "bar" });
+  function manageBar() {
+    const bar = el("div", { class: "bar manage", id: "manage", role: "group", "aria-label": S.this_table });
     if ((state.seats || []).some((x) => x.you)) {
       bar.append(el("button", { class: "btn", id: "leave-game", text: S.leave_game, on: { click: () => { if (window.confirm(S.leave_game_ask)) post("leave"); } } }));
     }
     if (state.host) {
       bar.append(el("button", { class: "btn danger", id: "cancel-game", text: S.cancel_table, on: { click: () => { if (window.confirm(S.cancel_game_ask)) post("cancel"); } } }));
     }
-    box.append(bar);
-    return box;
+    return bar;
   }
   function renderLog() {
     const lines = state.log || [];
@@ -1095,7 +1091,7 @@
     for (const line of lines) list.append(el("li", { text: line }));
     const open = logOpen === null ? WIDE.matches : logOpen;
     const latest = lines.length ? el("span", { class: "latest", text: lines[lines.length - 1] }) : null;
-    const box = el("details", { class: "panel log-panel", open }, el("summary", {}, el("span", { class: "log-h", text: S.log }), latest), list);
+    const box = el("details", { class: "panel log-panel", open }, el("summary", {}, el("span", { class: "log-h", text: S.log }), latest), list, canManage() ? manageBar() : null);
     box.addEventListener("toggle", () => { logOpen = box.open; });
     return box;
   }
