@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
@@ -144,6 +145,24 @@ async def migrate(
         except BaseException:
             await conn.rollback()
             raise
+
+
+@asynccontextmanager
+async def postgres_migration_lock(conn: asyncpg.Connection) -> AsyncIterator[None]:
+    """The lock that serialises migrations, held by `conn`'s session until the block ends: a process that reads the
+    schema version under it, copies the database and migrates is never fooled by another one mid-migration (which
+    would show a version between its start and the newest). Waiting for it has no timeout: a copy of a big database
+    takes as long as it takes."""
+    await conn.execute("SET lock_timeout = 0")
+    try:
+        await conn.execute("SELECT pg_advisory_lock($1)", _PG_LOCK_KEY)
+    finally:
+        await conn.execute("RESET lock_timeout")
+    try:
+        yield
+    finally:
+        if not conn.is_closed():  # a lost connection released it already
+            await conn.execute("SELECT pg_advisory_unlock($1)", _PG_LOCK_KEY)
 
 
 async def migrate_postgres(

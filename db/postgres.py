@@ -23,7 +23,7 @@ import asyncpg
 from db.changes import CHANNEL, ListeningFeed, OnVersion, VersionFeed, Watched
 from db.engine_state import StateDecoder, decode_engine_state
 from db.errors import StoreBusy, StoreUnavailable
-from db.migrate import LATEST_VERSION, migrate_postgres, postgres_schema_version
+from db.migrate import LATEST_VERSION, migrate_postgres, postgres_migration_lock, postgres_schema_version
 from db.people import PeopleSql
 from db.sqlbase import Row, StepHook, to_ms, utc_now
 
@@ -188,7 +188,7 @@ class PostgresGameStore(PeopleSql):
             reason = _scrub(str(error) or type(error).__name__, url)
             raise StoreUnavailable(f"cannot open the PostgreSQL {where}: {reason}") from None
         try:
-            async with pool.acquire() as conn:
+            async with pool.acquire() as conn, postgres_migration_lock(conn):
                 if 0 < await postgres_schema_version(conn) < LATEST_VERSION:
                     await _copy_before_migration(url, backup_dir, pg_bin)
                 await migrate_postgres(conn, location=where, clock_ms=lambda: to_ms(clock()) or 0)

@@ -11,7 +11,7 @@ import pytest
 
 from db import SchemaTooNew, SqliteGameStore, StaleVersion, StoreUnavailable, open_store
 from db.backup import check_postgres
-from db.migrate import LATEST_VERSION, POSTGRES_MIGRATIONS, Migration, migrate_postgres
+from db.migrate import LATEST_VERSION, POSTGRES_MIGRATIONS, Migration, migrate_postgres, postgres_migration_lock
 from db.postgres import PostgresGameStore, redact_url
 from settings import Settings, SettingsError
 
@@ -155,6 +155,31 @@ async def test_several_processes_migrating_at_once_apply_each_migration_once(pg_
     for store in stores:
         await store.close()
     assert await versions(pg_url) == list(range(1, LATEST_VERSION + 1))
+
+
+async def test_a_process_opening_while_another_migrates_waits_and_copies_nothing(pg_url, tmp_path):
+    """The other process is half-way (schema version 1 of several, the migration lock held): the opener must not
+    take the half-migrated database for an old one and copy it (here the copy would fail: no pg_dump at that path);
+    it waits for the lock and finds the newest schema."""
+    other = await asyncpg.connect(pg_url)
+    try:
+        assert await migrate_postgres(other, location="test", target=1, clock_ms=lambda: 0) == 1
+        async with postgres_migration_lock(other):
+            opening = asyncio.create_task(
+                PostgresGameStore.open(pg_url, backup_dir=tmp_path / "backups", pg_bin=tmp_path / "no-pg-dump-here")
+            )
+            while not await other.fetchval(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            ):  # the opener is waiting for the lock (a condition, not a clock)
+                assert not opening.done(), opening.result()
+                await asyncio.sleep(0.01)
+            assert await migrate_postgres(other, location="test", clock_ms=lambda: 0) == LATEST_VERSION
+        store = await opening
+        await store.close()
+    finally:
+        await other.close()
+    assert await versions(pg_url) == list(range(1, LATEST_VERSION + 1))
+    assert not (tmp_path / "backups").exists()
 
 
 async def test_a_database_newer_than_the_code_is_refused(pg_url):
