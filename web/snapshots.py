@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from i18n import translate
 from .errors import Refusal
 from .people import Reader
 from .view import LOG_LINES, game_view, recent_events, table_view
+
+SETTLING = "-settling"  # an event id's mark: the version, drawn while a move of it was under way (`frame_id`)
 
 YIELD_TURNS = 20  # turns of the event loop a step of the boards' work lets pass before it, at most (after_others)
 KEPT_GAMES = 256
@@ -226,7 +229,26 @@ class Snapshots:
                 text_sent = json.dumps({**view, "settling": True, "actions": None}, separators=(",", ":"))
             else:
                 text_sent = text
-            made = self._frames[key] = (text, f"id: {view['version']}\ndata: {text_sent}\n\n".encode())
+            made = self._frames[key] = (
+                text,
+                f"id: {frame_id(view['version'], settling)}\ndata: {text_sent}\n\n".encode(),
+            )
             while len(self._frames) > KEPT_FRAMES:
                 self._frames.popitem(last=False)
         return made[1]
+
+
+def frame_id(version: int, settling: bool) -> str:
+    """An event's id: its version, marked when it offers nothing yet (a move of it under way). A board that loses its
+    connection names it on reconnecting (Last-Event-ID), and is then sent the settled state."""
+    return f"{version}{SETTLING}" if settling else str(version)
+
+
+def shown_of(text: str) -> tuple[int, bool]:
+    """What a reconnecting board shows, from its last event's id (or `?v=`): (the version, -1 for none; whether it
+    was drawn settling). Anything unreadable is "nothing shown": the board is sent the whole state."""
+    settling = text.endswith(SETTLING)
+    number = text[: -len(SETTLING)] if settling else text
+    if not re.fullmatch(r"-?[0-9]{1,18}", number):
+        return -1, False
+    return int(number), settling

@@ -18,6 +18,7 @@ from .errors import Refusal
 from .guard import SECURITY_HEADERS, Slots
 from .hub import wait_changed
 from .people import lang_of
+from .snapshots import shown_of
 
 KEEPALIVE_SECONDS = 15.0
 RETRY_SECONDS = 5  # what a board refused for the process's ceiling waits before it asks for the game again
@@ -38,8 +39,10 @@ class Streams:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-Sent Events: the game's whole view each time it changes (event id: its version), a comment every
-        few seconds to keep the connection open. `?v=N` (or Last-Event-ID): the version the board already shows;
-        anything newer is sent at once, so a board that lost its connection catches up."""
+        few seconds to keep the connection open. `?v=N` (or Last-Event-ID): the version the board already shows
+        (`N-settling`: shown while a move of it was still under way, offering nothing); anything newer, or the
+        settled state of a version shown settling, is sent at once, so a board that lost its connection catches up
+        and never stays on a frame that offers nothing."""
         board = self.board
         gid = board.game_id(request)
         people = board.people
@@ -61,8 +64,7 @@ class Streams:
 
     async def _stream(self, request: web.Request, gid: int) -> web.StreamResponse:
         board, hub, snapshots = self.board, self.board.hub, self.board.snapshots
-        shown = request.headers.get("Last-Event-ID") or request.query.get("v", "-1")
-        known = int(shown) if shown.lstrip("-").isdigit() and len(shown) < 20 else -1
+        known, sent_settling = shown_of(request.headers.get("Last-Event-ID") or request.query.get("v", "-1"))
         topic = hub.watch(gid)
         board.metrics.connections.set(hub.connections)
         response = web.StreamResponse(
@@ -75,10 +77,12 @@ class Streams:
             change = topic.changed  # taken before each read: a change during the read wakes the next wait
             view, text = await snapshots.stream_view(gid, reader)
             await response.prepare(request)
-            sent_settling = False
             waited = None  # the computers' wait last sent (it changes without a new version: web/view.py's `wait`)
             while True:
-                settling = hub.busy(gid)  # a move is still being saved and shown: draw it, offer nothing yet
+                # A move is still being saved and shown: draw it, offer nothing yet. A version this board was shown
+                # settled stays so: an operation that saves nothing new (a table posted, a repair pass) while the
+                # board is sent something else (the computers' wait) never takes the offer away and back.
+                settling = hub.busy(gid) and (view["version"] != known or sent_settling)
                 wait = view.get("wait")
                 if view["version"] != known or (sent_settling and not settling) or wait != waited:
                     await response.write(snapshots.frame(view, text, settling))

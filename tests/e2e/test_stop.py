@@ -84,7 +84,7 @@ class Boards:
                     connected.set()
                     async for line in stream.content:
                         if line.startswith(b"id: "):
-                            self.versions.append(int(line[4:]))
+                            self.versions.append(int(line[4:].split(b"-settling")[0]))
             except aiohttp.ClientError:
                 pass  # the connection closed under it
         self.ended += 1

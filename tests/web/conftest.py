@@ -29,7 +29,7 @@ from tests.e2e.conftest import (  # noqa: F401
     harness,
     pytest_runtest_makereport,
 )
-from tests.web.driver import CHROMIUM, CHROMIUM_ARGS, Page
+from tests.web.driver import CHROMIUM, CHROMIUM_ARGS, RECORD_FRAMES, Page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -119,6 +119,7 @@ async def open_page(browser) -> AsyncIterator[Callable]:
         context = await browser.new_context(**(PHONE if phone else DESKTOP), locale=lang)
         contexts.append(context)
         page = Page(await context.new_page())
+        await page.page.add_init_script(RECORD_FRAMES)
         pages.append(page)
         await page.goto(url)
         return page

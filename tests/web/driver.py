@@ -17,6 +17,28 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 STEP_TIMEOUT_MS = 30_000
+# Given to every page before its own scripts: the last frames of its live stream, for a step that timed out to say
+# what the page was last told (`Page.story`).
+RECORD_FRAMES = """
+(() => {
+  const Real = window.EventSource;
+  if (!Real) return;
+  window.__frames = [];
+  window.EventSource = function (url, options) {
+    const source = new Real(url, options);
+    source.addEventListener("message", (e) => {
+      let f;
+      try { f = JSON.parse(e.data); } catch (err) { f = {}; }
+      window.__frames.push({ at: Math.round(performance.now()), version: f.version, settling: !!f.settling,
+        turn: f.turn ? f.turn.kind + (f.turn.you ? " (you)" : "") : null, actions: !!f.actions, wait: !!f.wait });
+      if (window.__frames.length > 12) window.__frames.shift();
+    });
+    return source;
+  };
+  window.EventSource.prototype = Real.prototype;
+  Object.assign(window.EventSource, { CONNECTING: 0, OPEN: 1, CLOSED: 2 });
+})();
+"""
 
 
 class Page:
@@ -36,11 +58,26 @@ class Page:
         """A touch on a phone, a click on a desktop."""
         locator = self.page.locator(selector).first
         touch = self.page.context.browser is not None and await self.page.evaluate("() => 'ontouchstart' in window")
-        if touch:
-            await locator.tap(timeout=STEP_TIMEOUT_MS)
-        else:
-            await locator.click(timeout=STEP_TIMEOUT_MS)
+        try:
+            if touch:
+                await locator.tap(timeout=STEP_TIMEOUT_MS)
+            else:
+                await locator.click(timeout=STEP_TIMEOUT_MS)
+        except Exception as error:
+            raise AssertionError(f"could not tap {selector}: {error}\n{await self.story()}") from error
         self.taps += 1
+
+    async def story(self) -> str:
+        """What the page shows (its <main>'s data) and the last frames its live stream sent, for a failure."""
+        try:
+            shown = await self.page.evaluate(
+                "() => ({...document.querySelector('main').dataset, now: Math.round(performance.now()),"
+                " toast: document.getElementById('toast') && document.getElementById('toast').innerText})"
+            )
+            frames = await self.page.evaluate("() => window.__frames || []")
+        except Exception as error:  # the page itself is gone
+            return f"(the page could not be read: {error})"
+        return f"the page shows {shown}; its stream's last frames: {frames}"
 
     async def turn(self) -> str:
         return await self.page.get_attribute("main", "data-turn") or ""
@@ -51,18 +88,26 @@ class Page:
     async def wait_turn(self, *kinds: str, timeout: float = STEP_TIMEOUT_MS) -> str:
         """Wait until the page shows one of `kinds` (any step of the viewer's, or over, when none given)."""
         wanted = list(kinds) or ["place", "claim", "first_claim", "tax", "build", "dragon", "over"]
-        await self.page.wait_for_function(
-            "(wanted) => wanted.includes(document.querySelector('main').dataset.turn)", arg=wanted, timeout=timeout
-        )
+        try:
+            await self.page.wait_for_function(
+                "(wanted) => wanted.includes(document.querySelector('main').dataset.turn)", arg=wanted, timeout=timeout
+            )
+        except Exception as error:
+            raise AssertionError(f"the page never showed a step of {wanted}: {error}\n{await self.story()}") from error
         return await self.turn()
 
     async def wait_version_after(self, version: int, timeout: float = STEP_TIMEOUT_MS) -> None:
         """Wait until the page draws a later version than `version`, or shows a refusal."""
-        await self.page.wait_for_function(
-            "(v) => +document.querySelector('main').dataset.version > v || !document.getElementById('toast').hidden",
-            arg=version,
-            timeout=timeout,
-        )
+        try:
+            await self.page.wait_for_function(
+                "(v) => +document.querySelector('main').dataset.version > v || !document.getElementById('toast').hidden",
+                arg=version,
+                timeout=timeout,
+            )
+        except Exception as error:
+            raise AssertionError(
+                f"the page never drew a version after {version}: {error}\n{await self.story()}"
+            ) from error
 
     async def toast(self) -> str:
         box = self.page.locator("#toast")

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cogs.decide import Change
 from tests.e2e.play import start_game
 from tests.web.test_view import MODES, position, record
 from web import auth
@@ -89,6 +90,66 @@ async def test_boards_of_a_move_being_shown_wait_for_its_end_on_the_hub_not_in_t
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_a_board_that_lost_its_stream_on_a_frame_offering_nothing_is_sent_the_settled_state(local, http):
+    """A board drawn from a frame sent while a move was under way (offering nothing) that loses its connection
+    before the settled frame comes reconnects naming that frame (Last-Event-ID, as a browser does): it is sent the
+    settled state at once, not left offering nothing until the game changes again (on a person's turn: never)."""
+    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
+        gid = (await r.json())["id"]
+    await local.service.idle()
+    rec = await local.service.games.get(gid)
+    assert rec.seat_of(rec.game.decision().player).user_id is not None, "the person's turn"
+
+    async def first_event(headers: dict) -> tuple[str, dict]:
+        async with http.get(f"/api/games/{gid}/events", headers=headers) as r:
+            fields = {}
+            async for raw in r.content:
+                if raw == b"\n" and fields:
+                    return fields["id"], json.loads(fields["data"])
+                name, _, value = raw.decode().rstrip("\n").partition(": ")
+                if name:
+                    fields[name] = value
+        raise AssertionError("the stream ended without an event")
+
+    async with local.service.commits.hold(gid):  # an operation under way on the person's turn (say, a repair pass)
+        shown, drawn = await asyncio.wait_for(first_event({}), WAIT)
+    assert drawn["settling"] is True and drawn["actions"] is None
+    assert shown == f"{rec.version}-settling"
+    # The connection went before the settled frame; the browser reconnects with the last id it was sent.
+    again, view = await asyncio.wait_for(first_event({"Last-Event-ID": shown}), WAIT)
+    assert again == str(rec.version) and not view.get("settling") and view["actions"]["claim"]
+
+
+async def test_an_operation_that_saves_nothing_never_takes_the_offer_away_from_a_settled_board(local, http):
+    """The person's turn is drawn, offering their moves; then an operation holds the game without saving anything new
+    (the computers' chain posting its table, a repair pass) while the board is sent something else (here the
+    computers' wait): the board keeps offering the moves. It used to be sent the same version "settling" (nothing
+    offered) and then settled again: a flicker in which a tap found nothing to tap."""
+    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
+        gid = (await r.json())["id"]
+    await local.service.idle()
+    rec = await local.service.games.get(gid)
+    assert rec.seat_of(rec.game.decision().player).user_id is not None, "the person's turn"
+    got: asyncio.Queue = asyncio.Queue()
+    task = asyncio.create_task(stream(http, gid, -1, got))
+    computers = local.service.computers
+    try:
+        view = json.loads((await asyncio.wait_for(got.get(), WAIT)).split(b"data: ", 1)[1])
+        assert view["version"] == rec.version and not view.get("settling") and view["actions"]["claim"]
+        async with local.service.commits.hold(gid):
+            computers.waits[gid] = asyncio.Event()
+            computers.until[gid] = (time.time() + 30, 30.0)
+            local.service.commits.announce(Change(gid, "wait"))
+            sent = json.loads((await asyncio.wait_for(got.get(), WAIT)).split(b"data: ", 1)[1])
+        assert sent["version"] == rec.version and sent["wait"], "the wait is shown"
+        assert not sent.get("settling") and sent["actions"] == view["actions"], "and the moves are still offered"
+    finally:
+        computers.waits.pop(gid, None)
+        computers.until.pop(gid, None)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
 
 @settings(max_examples=30)

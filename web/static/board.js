@@ -263,7 +263,8 @@
       toast(err.message);
       return;
     }
-    source = new EventSource(`api/games/${id}/events?v=${state && state.id === id ? state.version : -1}${query}`);
+    const shown = state && state.id === id ? state.version + (state.settling ? "-settling" : "") : -1; // as the stream's ids
+    source = new EventSource(`api/games/${id}/events?v=${shown}${query}`);
     source.onmessage = (e) => {
       setLive(true);
       show(JSON.parse(e.data));
