@@ -21,6 +21,7 @@ from .people import lang_of
 from .snapshots import shown_of
 
 KEEPALIVE_SECONDS = 15.0
+STALE_REREADS = 3  # how many times a stream reads the game again when it changed during the read, before sending
 RETRY_SECONDS = 5  # what a board refused for the process's ceiling waits before it asks for the game again
 
 
@@ -79,6 +80,11 @@ class Streams:
             await response.prepare(request)
             waited = None  # the computers' wait last sent (it changes without a new version: web/view.py's `wait`)
             while True:
+                for _ in range(STALE_REREADS):  # the game changed during the read (a forced claim saved just after
+                    if not change.is_set():  # the move, say): what was read is old, and must not be offered
+                        break
+                    change = topic.changed
+                    view, text = await snapshots.stream_view(gid, reader)
                 # A move is still being saved and shown: draw it, offer nothing yet. A version this board was shown
                 # settled stays so: an operation that saves nothing new (a table posted, a repair pass) while the
                 # board is sent something else (the computers' wait) never takes the offer away and back.

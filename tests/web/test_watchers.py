@@ -152,6 +152,49 @@ async def test_an_operation_that_saves_nothing_never_takes_the_offer_away_from_a
         await asyncio.gather(task, return_exceptions=True)
 
 
+async def test_a_version_that_changed_while_a_board_read_it_is_never_offered(local, http, monkeypatch):
+    """An operation saves two versions (a move, then the claim it forced); a board reads the first, and by the time it
+    would send it the operation is over: that view is already old. The board reads the game again and is sent the
+    newest; it used to be sent the old one as settled (the person's moves offered for a moment, then gone: a tap
+    then found nothing to tap)."""
+    async with http.post("/api/games", json={"kind": "kingdomino", "players": 2, "computers": 1}) as r:
+        gid = (await r.json())["id"]
+    await local.service.idle()
+    rec = await local.service.games.get(gid)
+    snapshots = local.board.snapshots
+    real, reached, gate = snapshots.stream_view, asyncio.Event(), asyncio.Event()
+
+    async def slow_read(game_id, reader, **options):  # the read of the first version ends after the operation
+        view, text = await real(game_id, reader, **options)
+        if view["version"] == rec.version + 1:
+            reached.set()
+            await gate.wait()
+        return view, text
+
+    monkeypatch.setattr(snapshots, "stream_view", slow_read)
+    got: asyncio.Queue = asyncio.Queue()
+    task = asyncio.create_task(stream(http, gid, -1, got))
+    try:
+        first = json.loads((await asyncio.wait_for(got.get(), WAIT)).split(b"data: ", 1)[1])
+        assert first["version"] == rec.version
+        commits, game, saved = local.service.commits, rec.game.clone(), rec
+        async with commits.hold(gid):
+            for _ in range(2):  # the person's move, then the computer's
+                player = game.decision().player
+                action = game.legal_actions()[0]
+                saved = await commits.save(saved, game, action, player, None, game.apply(action, by=player))
+                if saved.version == rec.version + 1:
+                    await asyncio.wait_for(reached.wait(), WAIT)  # the board has read it
+        gate.set()
+        sent = json.loads((await asyncio.wait_for(got.get(), WAIT)).split(b"data: ", 1)[1])
+        assert sent["version"] == rec.version + 2, "the board is sent the newest version, not the one it read before"
+        assert not sent.get("settling")
+    finally:
+        gate.set()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 @settings(max_examples=30)
 @given(mode=st.integers(0, len(MODES) - 1), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
 def test_every_viewer_of_a_version_shares_one_table_and_sees_what_it_would_alone(mode, seed, steps):
