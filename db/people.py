@@ -8,7 +8,6 @@ processes use the database, and the servers the bot was removed from.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -37,6 +36,7 @@ from db.sqlbase import (
     _timer_columns,
     dumps,
     from_ms,
+    lease_end,
     to_ms,
 )
 from db.store import KEEP, Keep
@@ -209,10 +209,8 @@ class PeopleSql(SqlGameStore):
     async def take_lease(self, name: str, owner: str, lease_seconds: float) -> bool:
         if not name or not owner:
             raise ValueError("a lease has a name and an owner (non-empty strings)")
-        if isinstance(lease_seconds, bool) or not isinstance(lease_seconds, int | float) or not lease_seconds > 0:
-            raise ValueError(f"lease_seconds must be a number of seconds above 0, not {lease_seconds!r}")
         now = self._now_ms()
-        until = now + math.ceil(lease_seconds * 1000)
+        until = lease_end(now, lease_seconds)
         async with self._write() as tx:
             rows = await tx.fetchall(
                 "take_lease",

@@ -3,7 +3,6 @@ post and on due timers, notifications claimed and sent, and a member's games cou
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
@@ -19,8 +18,9 @@ from .sqlbase import (
     _DUE_AT,
     _GAME_COLUMNS,
     NOTIFICATION_ATTEMPTS,
-    _check_lease,
+    _check_owner,
     _marks,
+    lease_end,
     to_ms,
 )
 
@@ -43,9 +43,9 @@ class Processes:
     async def claim_table_post(
         self, game_id: int, version: int, owner: str, lease_seconds: float, now: datetime
     ) -> bool:
-        _check_lease(owner, lease_seconds)
+        _check_owner(owner)
         at = to_ms(now) or 0
-        until = at + math.ceil(lease_seconds * 1000)
+        until = lease_end(at, lease_seconds)
         async with self._write() as tx:
             await self._require_game(tx, game_id)
             won = await tx.fetchall(
@@ -88,9 +88,9 @@ class Processes:
             return bool(rows)
 
     async def claim_due(self, now: datetime, owner: str, lease_seconds: float, limit: int = 50) -> list[GameSummary]:
-        _check_lease(owner, lease_seconds)
+        _check_owner(owner)
         at = to_ms(now) or 0
-        until = at + math.ceil(lease_seconds * 1000)
+        until = lease_end(at, lease_seconds)
         free = "(timer_claim_until IS NULL OR timer_claim_until <= ?)"
         sql = (
             # the choice is made once, in a materialised CTE: as a subquery PostgreSQL may run it again for each row
@@ -138,10 +138,8 @@ class Processes:
     ) -> bool:
         if not kind:
             raise ValueError("a notification kind is a non-empty string such as 'turn' or 'reminder'")
-        if isinstance(lease_seconds, bool) or not isinstance(lease_seconds, int | float) or not lease_seconds > 0:
-            raise ValueError(f"lease_seconds must be a number of seconds above 0, not {lease_seconds!r}")
         now = self._now_ms()
-        until = now + math.ceil(lease_seconds * 1000)
+        until = lease_end(now, lease_seconds)
         async with self._write() as tx:
             await self._require_game(tx, game_id)
             rows = await tx.fetchall(

@@ -162,11 +162,18 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be one of {', '.join(sorted(KINDS))}, not {kind!r}")
 
 
-def _check_lease(owner: str, lease_seconds: float) -> None:
+def _check_owner(owner: str) -> None:
     if not owner:
         raise ValueError("owner must name the claiming process (a non-empty string)")
-    if not (isinstance(lease_seconds, int | float) and math.isfinite(lease_seconds) and lease_seconds > 0):
+
+
+def lease_end(at_ms: int, lease_seconds: float) -> int:
+    """When a lease of `lease_seconds` taken at `at_ms` ends (ms since the epoch); a ValueError unless the seconds are
+    a finite number above 0 (a bool is not a number of seconds)."""
+    number = isinstance(lease_seconds, int | float) and not isinstance(lease_seconds, bool)
+    if not (number and math.isfinite(lease_seconds) and lease_seconds > 0):
         raise ValueError(f"lease_seconds must be a number of seconds above 0, not {lease_seconds!r}")
+    return at_ms + math.ceil(lease_seconds * 1000)
 
 
 def _seat_problem(seat: Seat) -> tuple[str, str] | None:

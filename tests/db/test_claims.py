@@ -82,6 +82,24 @@ async def test_bad_claims_are_refused(owner, lease, store, clock, backend):
     assert await backend.dump() == before
 
 
+@pytest.mark.parametrize("lease", [0, -1, float("nan"), float("inf"), True, "30"])
+async def test_every_lease_refuses_what_is_not_a_number_of_seconds_and_changes_nothing(lease, store, clock, backend):
+    """A table post, the due games, a notification and a process's lease are all timed the same way (`lease_end`):
+    each refuses a lease of 0, a negative one, NaN, infinity, a bool or a string, saying so, and writes nothing."""
+    game = await playing_game(store)
+    before = await backend.dump()
+    refused = [
+        lambda: store.claim_table_post(game.id, game.version, "bot", lease, clock.now),
+        lambda: store.claim_due(clock.now, "bot", lease),
+        lambda: store.claim_notification(game.id, 3, 1, "turn", owner="bot", lease_seconds=lease),
+        lambda: store.take_lease("board", "bot", lease),
+    ]
+    for attempt in refused:
+        with pytest.raises(ValueError, match="lease_seconds must be a number of seconds above 0"):
+            await attempt()
+    assert await backend.dump() == before
+
+
 async def test_many_processes_racing_for_one_table_post_one_wins(open_store, clock):
     stores = [await open_store(), await open_store(), await open_store()]
     game = await playing_game(stores[0])
