@@ -70,14 +70,21 @@ async def test_two_browsers_at_one_local_table(local, open_page, tmp_path):
     assert rec.status == GameStatus.PLAYING and len(rec.seats) == 2 and not any(s.is_computer for s in rec.seats)
 
 
-async def test_a_person_leaves_a_lobby_and_the_host_cancels_it(local, open_page):
+async def host_and_joiner(local, open_page, kind: str, players: int):
+    """A host's table of `players` with one computer, and a second browser that took a seat at it (the host's page
+    shows three seated): (the host's page, the joiner's, the game's id)."""
     host = await open_page(local.board.url)
-    gid = await open_table(host, "queendomino", 4, 1)
+    gid = await open_table(host, kind, players, 1)
     await host.wait_turn("lobby")
     joiner = await open_page(f"{local.board.url}?game={gid}")
     await joiner.wait_turn("lobby")
     await joiner.tap("#take-seat")
     await host.page.wait_for_function("() => document.querySelectorAll('#seats li.seat:not(.free)').length === 3")
+    return host, joiner, gid
+
+
+async def test_a_person_leaves_a_lobby_and_the_host_cancels_it(local, open_page):
+    host, joiner, gid = await host_and_joiner(local, open_page, "queendomino", 4)
     await joiner.tap("#leave")
     await joiner.page.wait_for_selector("#take-seat")  # a watcher again, offered the seat
     await host.page.wait_for_function("() => document.querySelectorAll('#seats li.seat:not(.free)').length === 2")
@@ -266,13 +273,7 @@ async def test_the_form_cannot_choose_an_impossible_table(local, open_page):
 async def test_a_person_leaves_a_game_in_play_and_a_computer_plays_on_then_the_host_cancels_it(local, open_page):
     """A local game in play has a life too (issue 44): a seated person leaves it for good from the board (asked
     first) and a computer player takes their seat, the game going on; the host cancels it for everyone."""
-    host = await open_page(local.board.url)
-    gid = await open_table(host, "kingdomino", 3, 1)
-    await host.wait_turn("lobby")
-    joiner = await open_page(f"{local.board.url}?game={gid}")
-    await joiner.wait_turn("lobby")
-    await joiner.tap("#take-seat")
-    await host.page.wait_for_function("() => document.querySelectorAll('#seats li.seat:not(.free)').length === 3")
+    host, joiner, gid = await host_and_joiner(local, open_page, "kingdomino", 3)
     await host.tap("#start")
     await joiner.page.wait_for_selector("#leave-game", state="attached")  # under the log, folded on a phone
     assert await joiner.count("#cancel-game") == 0, "only the host cancels"
