@@ -21,7 +21,6 @@ from typing import Any
 from aiohttp import web
 
 from cogs import pictures
-from cogs.words import UserError
 from db.models import GameRecord, GameStatus
 from engine import Game
 from engine.ai.hint import HINT_BUDGET, HINT_PLAYOUTS, HINT_RIVALS, Hint, hint_data
@@ -29,8 +28,8 @@ from i18n import format_number, translate
 from i18n import messages as M
 from render.review import action_words, points_words
 
-from .errors import Declined, Refusal
-from .tables import posted
+from .errors import Declined
+from .tables import posted, watched
 from .view import hints_allowed, plain
 
 EFFORT: tuple[float, int, int] = (HINT_BUDGET, HINT_PLAYOUTS, HINT_RIVALS)  # hard's budget, playouts, other moves
@@ -88,13 +87,7 @@ class BoardHints:
         """The reader's hint at their decision: pending (ask again) until it is worked out, then ready."""
         board = self.board
         gid, lang, _, version = await posted(board, request)
-        try:
-            rec = (await board.snapshots.snapshot(gid)).record
-        except UserError as error:
-            raise Refusal(404, error.text(lang)) from None
-        session = board.people.session(request)
-        if not board.people.may_watch(session, rec):
-            raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
+        rec, session = await watched(board, request, gid, lang)
         viewers = session.for_game(gid)
         why = refusal(rec, viewers, version)
         if why is not None:

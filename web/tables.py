@@ -18,6 +18,7 @@ from engine.actions import Skip
 from i18n import messages as M
 from i18n import translate
 
+from .auth import Session
 from .errors import Declined, Refusal
 from .people import lang_of
 from .review import shown_players
@@ -46,6 +47,19 @@ async def posted(board: Any, request: web.Request) -> Posted:
     gid, lang = board.game_id(request), lang_of(request)
     body = await board.body(request)
     return Posted(gid, lang, body, version_of(body, lang))
+
+
+async def watched(board: Any, request: web.Request, gid: int, lang: str) -> tuple[GameRecord, Session]:
+    """The game `gid` as the board last read it, and the reader's session: refused (404) when there is no such
+    game, and (403) unless the reader may watch it."""
+    try:
+        rec = (await board.snapshots.snapshot(gid)).record
+    except UserError as error:
+        raise Refusal(404, error.text(lang)) from None
+    session = board.people.session(request)
+    if not board.people.may_watch(session, rec):
+        raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
+    return rec, session
 
 
 def version_of(body: dict, lang: str) -> int:
@@ -150,16 +164,8 @@ class Tables:
     async def finished_game(self, request: web.Request) -> tuple[GameRecord, tuple[int, ...], str]:
         """The finished game of the request, its reader's people in it and language; refused unless the reader may
         watch the game, and while it is not over."""
-        board = self.board
-        gid = board.game_id(request)
-        lang = lang_of(request)
-        try:
-            rec = (await board.snapshots.snapshot(gid)).record
-        except UserError as error:
-            raise Refusal(404, error.text(lang)) from None
-        session = board.people.session(request)
-        if not board.people.may_watch(session, rec):
-            raise Refusal(403, translate(lang, M.WEB_NOT_YOURS))
+        gid, lang = self.board.game_id(request), lang_of(request)
+        rec, session = await watched(self.board, request, gid, lang)
         if rec.game is None or not rec.game.is_over:
             raise Refusal(409, translate(lang, M.REVIEW_NOT_OVER))
         return rec, session.for_game(gid), lang
