@@ -37,6 +37,7 @@ from db.sqlbase import (
     dumps,
     from_ms,
     lease_end,
+    seat_of_row,
     to_ms,
 )
 from db.store import KEEP, Keep
@@ -283,14 +284,7 @@ def _result_values(row: Any) -> tuple[Any, ...]:
 
 
 def _person_seat(row: Any) -> PersonSeat:
-    seat = Seat(
-        player_id=row["player_id"],
-        display_name=row["display_name"],
-        user_id=row["user_id"],
-        colour=row["colour"],
-        cpu_level=row["cpu_level"],
-        seat_order=row["seat_order"],
-    )
+    seat = seat_of_row(row)
     result = None
     if row["score"] is not None:
         breakdown = None if row["breakdown"] is None else json.loads(row["breakdown"])

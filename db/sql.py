@@ -52,6 +52,7 @@ from .sqlbase import (
     _seat_problem,
     _summary_fields,
     from_ms,
+    seat_of_row,
     to_ms,
 )
 
@@ -283,16 +284,7 @@ class SqlGameStore(LobbyAndPlay, Processes, SettingsAndStats):
                 chunk,
             )
             for row in rows:
-                seats.setdefault(row["game_id"], []).append(
-                    Seat(
-                        player_id=row["player_id"],
-                        display_name=row["display_name"],
-                        user_id=row["user_id"],
-                        colour=row["colour"],
-                        cpu_level=row["cpu_level"],
-                        seat_order=row["seat_order"],
-                    )
-                )
+                seats.setdefault(row["game_id"], []).append(seat_of_row(row))
         return {game_id: tuple(game_seats) for game_id, game_seats in seats.items()}
 
     async def _load_summaries(self, tx: Transaction, sql: str, params: Sequence[Any]) -> list[GameSummary]:

@@ -162,6 +162,18 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be one of {', '.join(sorted(KINDS))}, not {kind!r}")
 
 
+def seat_of_row(row: Any) -> Seat:
+    """A seat as read from a row of `seats` (its `_SEAT_COLUMNS`, or more)."""
+    return Seat(
+        player_id=row["player_id"],
+        display_name=row["display_name"],
+        user_id=row["user_id"],
+        colour=row["colour"],
+        cpu_level=row["cpu_level"],
+        seat_order=row["seat_order"],
+    )
+
+
 def _check_owner(owner: str) -> None:
     if not owner:
         raise ValueError("owner must name the claiming process (a non-empty string)")
