@@ -11,6 +11,7 @@ import logging
 import os
 import shutil
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -97,10 +98,18 @@ def local_settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 async def local(local_settings: Settings) -> AsyncIterator:
     """The bot without Discord: the game service with a null poster, the board on a free port, the timers."""
+    async with running_board(local_settings, None, timer_period=0.5) as board_bot:
+        yield board_bot
+
+
+@asynccontextmanager
+async def running_board(settings: Settings, store_url: str | None, **options) -> AsyncIterator:
+    """A local board (the bot without Discord) on `settings` and its store (SQLite, or the PostgreSQL `store_url`),
+    both closed at the end; `options`: `start_local`'s."""
     from web.local import start_local
 
-    store = await open_store(local_settings.database_path, None)
-    board_bot = await start_local(local_settings, store, timer_period=0.5)
+    store = await open_store(settings.database_path, store_url)
+    board_bot = await start_local(settings, store, **options)
     try:
         yield board_bot
     finally:

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from db import open_store
-from tests.web.conftest import board_settings
+from tests.web.conftest import board_settings, running_board
 from web import auth, guard, lobby
 from web.local import start_local
 
@@ -32,13 +32,8 @@ async def proxied(tmp_path, store_url) -> AsyncIterator:
     """A local board behind a reverse proxy on this machine (127.0.0.1 is trusted): every request arrives from the
     proxy's address and says its client's in X-Forwarded-For."""
     settings = board_settings(tmp_path, web_trusted_proxies=("127.0.0.1",))
-    store = await open_store(settings.database_path, store_url)
-    board_bot = await start_local(settings, store, timer_period=0.5)
-    try:
+    async with running_board(settings, store_url, timer_period=0.5) as board_bot:
         yield board_bot
-    finally:
-        await board_bot.close()
-        await store.close()
 
 
 def person(url: str, client: str) -> aiohttp.ClientSession:
@@ -138,18 +133,13 @@ async def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path, mon
     meet its ceiling; through the trusted proxy each is its own client's, and none is refused."""
     monkeypatch.setattr(guard, "ADDRESS_FACTOR", 1.0)  # an address's ceiling as small as a person's, to meet it here
     settings = board_settings(tmp_path, web_trusted_proxies=("127.0.0.1",) if trust else ())
-    store = await open_store(settings.database_path, None)
-    board_bot = await start_local(settings, store)
-    try:
+    async with running_board(settings, None) as board_bot:
         statuses = []
         async with aiohttp.ClientSession(base_url=board_bot.board.url) as http:
             for n in range(int(guard.READ_BURST) + 30):
                 async with http.get("/api/me", headers={"X-Forwarded-For": f"198.51.100.{n}"}) as r:
                     statuses.append(r.status)
         assert (429 in statuses) is not trust, statuses.count(429)
-    finally:
-        await board_bot.close()
-        await store.close()
 
 
 async def test_a_visitor_opening_lobbies_without_end_wedges_nobody(local, monkeypatch):
@@ -302,9 +292,7 @@ async def test_every_bad_body_is_a_400_with_a_reason(local, body):
 
 async def test_the_metrics_are_for_this_machine_and_read_once_a_second(tmp_path):
     settings = board_settings(tmp_path, web_trusted_proxies=("127.0.0.1",))
-    store = await open_store(settings.database_path, None)
-    board_bot = await start_local(settings, store)
-    try:
+    async with running_board(settings, None) as board_bot:
         async with person(board_bot.board.url, "203.0.113.5") as remote, remote.get("/metrics") as r:
             assert r.status == 403
         now = [100.0]
@@ -331,9 +319,6 @@ async def test_the_metrics_are_for_this_machine_and_read_once_a_second(tmp_path)
                 assert r.status == 403
             async with here.get("/metrics", headers={"Authorization": "Bearer " + "s" * 20}) as r:
                 assert r.status == 200
-    finally:
-        await board_bot.close()
-        await store.close()
 
 
 async def test_a_stream_past_the_process_ceiling_is_refused_and_a_closed_one_frees_its_slot(local):

@@ -5,12 +5,12 @@ Undo meanwhile keeps them from playing."""
 
 from __future__ import annotations
 
-import logging
 import random
 
 import pytest
 
 from settings import Settings
+from tests.web.conftest import board_settings
 from tests.web.driver import play_step
 from tests.web.shots import both_sizes, laid_out
 from tests.web.test_games import open_table
@@ -22,14 +22,7 @@ DELAY = 40.0  # seconds: long enough that only Play now (or an undo) ends the wa
 
 @pytest.fixture
 def local_settings(tmp_path) -> Settings:
-    return Settings(
-        token="",
-        database_path=tmp_path / "board.sqlite3",
-        dev_guild_id=None,
-        log_level=logging.INFO,
-        web_port=0,
-        computer_delay=DELAY,
-    )
+    return board_settings(tmp_path, computer_delay=DELAY)
 
 
 SECONDS = (
